@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: installs what the tests need (idempotently,
+# caching slow builds outside the clone), then formatting, lints and every test.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+export PAGETREE_CACHE="${PAGETREE_CACHE:-$HOME/.cache/pagetree}"
+# Cargo's build cache lives outside the clone so that a fresh clone builds incrementally.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PAGETREE_CACHE/target}"
+
+bash scripts/setup.sh
+bash scripts/build-llama-server.sh
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+echo "== cargo clippy"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== cargo test"
+cargo test --workspace --locked

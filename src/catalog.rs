@@ -1,0 +1,412 @@
+//! The library's catalog in SQLite: documents, page texts and settings.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use serde::Serialize;
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use sqlx::Row;
+
+use crate::pdf::PageText;
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    #[error("the library catalog {path} cannot be opened: {detail}")]
+    Open { path: String, detail: String },
+    #[error("the library catalog could not be upgraded: {0}")]
+    Migrate(String),
+    #[error("the library catalog failed: {0}")]
+    Query(#[from] sqlx::Error),
+    #[error("no document called `{0}` is in the library")]
+    UnknownDocument(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DocumentStatus {
+    /// Being written; not searchable. Found at start-up, it means a crash.
+    Ingesting,
+    Ready,
+    Failed,
+}
+
+impl DocumentStatus {
+    fn as_str(self) -> &'static str {
+        match self {
+            DocumentStatus::Ingesting => "ingesting",
+            DocumentStatus::Ready => "ready",
+            DocumentStatus::Failed => "failed",
+        }
+    }
+
+    fn parse(text: &str) -> Self {
+        match text {
+            "ready" => DocumentStatus::Ready,
+            "ingesting" => DocumentStatus::Ingesting,
+            _ => DocumentStatus::Failed,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DocumentRecord {
+    pub id: i64,
+    pub name: String,
+    pub file_name: String,
+    pub path: String,
+    pub content_hash: String,
+    pub page_count: Option<u32>,
+    pub pages_without_text: Option<u32>,
+    pub node_count: Option<u32>,
+    pub status: DocumentStatus,
+    pub error: Option<String>,
+    pub describer: Option<String>,
+    pub warnings: Option<String>,
+    pub added_at: String,
+    pub updated_at: String,
+}
+
+#[derive(Clone)]
+pub struct Catalog {
+    pool: SqlitePool,
+}
+
+const DOCUMENT_COLUMNS: &str = "d.id, d.name, d.file_name, d.path, d.content_hash, d.page_count, \
+    d.node_count, d.status, d.error, d.describer, d.warnings, d.added_at, d.updated_at, \
+    (SELECT COUNT(*) FROM pages p WHERE p.document_id = d.id AND p.has_text = 0) AS pages_without_text";
+
+impl Catalog {
+    pub async fn open(path: &Path) -> Result<Self, CatalogError> {
+        let open_error = |detail: String| CatalogError::Open {
+            path: path.display().to_string(),
+            detail,
+        };
+        let options = SqliteConnectOptions::from_str("sqlite://")
+            .map_err(|e| open_error(e.to_string()))?
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await
+            .map_err(|e| open_error(e.to_string()))?;
+        MIGRATOR
+            .run(&pool)
+            .await
+            .map_err(|e| CatalogError::Migrate(e.to_string()))?;
+        Ok(Self { pool })
+    }
+
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    pub async fn find_by_hash(&self, hash: &str) -> Result<Option<DocumentRecord>, CatalogError> {
+        let sql = format!("SELECT {DOCUMENT_COLUMNS} FROM documents d WHERE d.content_hash = ?");
+        let row = sqlx::query(&sql)
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|row| record(&row)))
+    }
+
+    /// Registers a document as being ingested, under a name no other document has.
+    pub async fn begin_document(
+        &self,
+        hash: &str,
+        file_name: &str,
+        path: &str,
+    ) -> Result<DocumentRecord, CatalogError> {
+        let stem = Path::new(file_name)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| file_name.to_string());
+        let mut tx = self.pool.begin().await?;
+        let mut name = stem.clone();
+        let mut suffix = 2;
+        while sqlx::query("SELECT 1 FROM documents WHERE name = ?")
+            .bind(&name)
+            .fetch_optional(&mut *tx)
+            .await?
+            .is_some()
+        {
+            name = format!("{stem} ({suffix})");
+            suffix += 1;
+        }
+        let id: i64 = sqlx::query(
+            "INSERT INTO documents (content_hash, name, file_name, path, status) VALUES (?, ?, ?, ?, 'ingesting') RETURNING id",
+        )
+        .bind(hash)
+        .bind(&name)
+        .bind(file_name)
+        .bind(path)
+        .fetch_one(&mut *tx)
+        .await?
+        .get(0);
+        tx.commit().await?;
+        self.document_by_id(id)
+            .await?
+            .ok_or_else(|| CatalogError::UnknownDocument(name))
+    }
+
+    pub async fn save_pages(&self, doc_id: i64, pages: &[PageText]) -> Result<(), CatalogError> {
+        let mut tx = self.pool.begin().await?;
+        for page in pages {
+            sqlx::query("INSERT OR REPLACE INTO pages (document_id, page_number, text, has_text) VALUES (?, ?, ?, ?)")
+                .bind(doc_id)
+                .bind(page.number)
+                .bind(&page.text)
+                .bind(page.has_text)
+                .execute(&mut *tx)
+                .await?;
+        }
+        sqlx::query("UPDATE documents SET page_count = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?")
+            .bind(pages.len() as i64)
+            .bind(doc_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn mark_ready(
+        &self,
+        doc_id: i64,
+        node_count: usize,
+        describer: &str,
+        warnings: Option<&str>,
+    ) -> Result<(), CatalogError> {
+        sqlx::query(
+            "UPDATE documents SET status = 'ready', node_count = ?, describer = ?, warnings = ?, error = NULL, \
+             updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+        )
+        .bind(node_count as i64)
+        .bind(describer)
+        .bind(warnings)
+        .bind(doc_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Keeps a failed document's reason so the library can show it; its pages go.
+    pub async fn mark_failed(&self, doc_id: i64, error: &str) -> Result<(), CatalogError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM pages WHERE document_id = ?")
+            .bind(doc_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "UPDATE documents SET status = 'failed', error = ?, node_count = NULL, \
+             updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+        )
+        .bind(error)
+        .bind(doc_id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn documents(&self) -> Result<Vec<DocumentRecord>, CatalogError> {
+        let sql = format!("SELECT {DOCUMENT_COLUMNS} FROM documents d ORDER BY d.id");
+        let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(record).collect())
+    }
+
+    pub async fn documents_with_status(
+        &self,
+        status: DocumentStatus,
+    ) -> Result<Vec<DocumentRecord>, CatalogError> {
+        let sql =
+            format!("SELECT {DOCUMENT_COLUMNS} FROM documents d WHERE d.status = ? ORDER BY d.id");
+        let rows = sqlx::query(&sql)
+            .bind(status.as_str())
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(record).collect())
+    }
+
+    pub async fn document_by_id(&self, id: i64) -> Result<Option<DocumentRecord>, CatalogError> {
+        let sql = format!("SELECT {DOCUMENT_COLUMNS} FROM documents d WHERE d.id = ?");
+        let row = sqlx::query(&sql)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|row| record(&row)))
+    }
+
+    /// Finds a document by its name (`3M_2018_10K`), its file name, or its id.
+    pub async fn resolve(&self, key: &str) -> Result<DocumentRecord, CatalogError> {
+        let sql = format!(
+            "SELECT {DOCUMENT_COLUMNS} FROM documents d WHERE d.name = ?1 OR d.file_name = ?1 \
+             OR CAST(d.id AS TEXT) = ?1 ORDER BY (d.name = ?1) DESC, d.id LIMIT 1"
+        );
+        let row = sqlx::query(&sql)
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| record(&row))
+            .ok_or_else(|| CatalogError::UnknownDocument(key.to_string()))
+    }
+
+    pub async fn delete_document(&self, doc_id: i64) -> Result<(), CatalogError> {
+        sqlx::query("DELETE FROM documents WHERE id = ?")
+            .bind(doc_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn page_text(&self, doc_id: i64, page: u32) -> Result<Option<String>, CatalogError> {
+        let row = sqlx::query("SELECT text FROM pages WHERE document_id = ? AND page_number = ?")
+            .bind(doc_id)
+            .bind(page)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|row| row.get(0)))
+    }
+
+    pub async fn setting(&self, key: &str) -> Result<Option<String>, CatalogError> {
+        let row = sqlx::query("SELECT value FROM settings WHERE key = ?")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|row| row.get(0)))
+    }
+
+    pub async fn set_setting(&self, key: &str, value: &str) -> Result<(), CatalogError> {
+        sqlx::query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+            .bind(key)
+            .bind(value)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+fn record(row: &sqlx::sqlite::SqliteRow) -> DocumentRecord {
+    let optional_u32 = |column: &str| row.get::<Option<i64>, _>(column).map(|v| v as u32);
+    DocumentRecord {
+        id: row.get("id"),
+        name: row.get("name"),
+        file_name: row.get("file_name"),
+        path: row.get("path"),
+        content_hash: row.get("content_hash"),
+        page_count: optional_u32("page_count"),
+        pages_without_text: optional_u32("pages_without_text"),
+        node_count: optional_u32("node_count"),
+        status: DocumentStatus::parse(row.get::<String, _>("status").as_str()),
+        error: row.get("error"),
+        describer: row.get("describer"),
+        warnings: row.get("warnings"),
+        added_at: row.get("added_at"),
+        updated_at: row.get("updated_at"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn catalog() -> (tempfile::TempDir, Catalog) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let catalog = Catalog::open(&dir.path().join("catalog.sqlite"))
+            .await
+            .expect("open");
+        (dir, catalog)
+    }
+
+    #[tokio::test]
+    async fn names_are_unique_and_resolvable() {
+        let (_dir, catalog) = catalog().await;
+        let a = catalog
+            .begin_document("h1", "report.pdf", "/a/report.pdf")
+            .await
+            .expect("a");
+        let b = catalog
+            .begin_document("h2", "report.pdf", "/b/report.pdf")
+            .await
+            .expect("b");
+        assert_eq!(a.name, "report");
+        assert_eq!(b.name, "report (2)");
+        assert_eq!(
+            catalog.resolve("report (2)").await.expect("by name").id,
+            b.id
+        );
+        assert_eq!(
+            catalog.resolve(&a.id.to_string()).await.expect("by id").id,
+            a.id
+        );
+        assert!(matches!(
+            catalog.resolve("nope").await,
+            Err(CatalogError::UnknownDocument(_))
+        ));
+    }
+
+    #[tokio::test]
+    async fn lifecycle_from_ingesting_to_ready_and_deleted() {
+        let (_dir, catalog) = catalog().await;
+        let doc = catalog
+            .begin_document("h", "a.pdf", "/a.pdf")
+            .await
+            .expect("begin");
+        assert_eq!(doc.status, DocumentStatus::Ingesting);
+        let pages = vec![
+            PageText {
+                number: 1,
+                text: "one".into(),
+                has_text: true,
+            },
+            PageText {
+                number: 2,
+                text: String::new(),
+                has_text: false,
+            },
+        ];
+        catalog.save_pages(doc.id, &pages).await.expect("pages");
+        catalog
+            .mark_ready(doc.id, 3, "extractive", None)
+            .await
+            .expect("ready");
+        let ready = catalog
+            .find_by_hash("h")
+            .await
+            .expect("query")
+            .expect("found");
+        assert_eq!(ready.status, DocumentStatus::Ready);
+        assert_eq!(ready.page_count, Some(2));
+        assert_eq!(ready.pages_without_text, Some(1));
+        assert_eq!(
+            catalog.page_text(doc.id, 1).await.expect("text").as_deref(),
+            Some("one")
+        );
+        catalog.delete_document(doc.id).await.expect("delete");
+        assert!(catalog.page_text(doc.id, 1).await.expect("text").is_none());
+        assert!(catalog.documents().await.expect("list").is_empty());
+    }
+
+    #[tokio::test]
+    async fn settings_round_trip_and_overwrite() {
+        let (_dir, catalog) = catalog().await;
+        catalog.set_setting("k", "1").await.expect("set");
+        catalog.set_setting("k", "2").await.expect("overwrite");
+        assert_eq!(
+            catalog.setting("k").await.expect("get").as_deref(),
+            Some("2")
+        );
+    }
+}

@@ -1,0 +1,74 @@
+//! `pagetree docs` and `pagetree tree`.
+
+use std::collections::HashMap;
+
+use anyhow::Result;
+use pagetree::catalog::DocumentRecord;
+use pagetree::tree::Node;
+
+pub fn print_documents(documents: &[DocumentRecord], json: bool) -> Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(documents)?);
+        return Ok(());
+    }
+    if documents.is_empty() {
+        println!("The library is empty. Add PDFs with `pagetree ingest FILE…`.");
+        return Ok(());
+    }
+    println!(
+        "{:>4}  {:<32} {:>6}  {:<9} note",
+        "id", "name", "pages", "status"
+    );
+    for document in documents {
+        let note = document
+            .error
+            .as_deref()
+            .or(document.warnings.as_deref())
+            .unwrap_or("");
+        println!(
+            "{:>4}  {:<32} {:>6}  {:<9} {}",
+            document.id,
+            document.name,
+            document
+                .page_count
+                .map(|p| p.to_string())
+                .unwrap_or_else(|| "-".into()),
+            format!("{:?}", document.status).to_lowercase(),
+            note
+        );
+    }
+    Ok(())
+}
+
+pub fn print_tree(document: &DocumentRecord, nodes: &[Node], json: bool) -> Result<()> {
+    let root = nodes.iter().find(|n| n.is_root()).map(|n| n.id);
+    if json {
+        let value = serde_json::json!({"document": document, "root_id": root, "nodes": nodes});
+        println!("{}", serde_json::to_string_pretty(&value)?);
+        return Ok(());
+    }
+    let Some(root) = root else {
+        println!(
+            "{} has no tree ({}).",
+            document.name,
+            document.error.as_deref().unwrap_or("it is not ready")
+        );
+        return Ok(());
+    };
+    let by_id: HashMap<u64, &Node> = nodes.iter().map(|n| (n.id, n)).collect();
+    let mut stack = vec![(root, 0usize)];
+    while let Some((id, depth)) = stack.pop() {
+        let Some(node) = by_id.get(&id) else { continue };
+        let pages = if node.page_start == node.page_end {
+            format!("p.{}", node.page_start)
+        } else {
+            format!("pp.{}-{}", node.page_start, node.page_end)
+        };
+        let summary: String = node.description.chars().take(90).collect();
+        println!("{}{pages}  {summary}", "  ".repeat(depth));
+        for child in node.child_ids.iter().rev() {
+            stack.push((*child, depth + 1));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,175 @@
+//! `pagetree ingest`: add files and folders, one line per document, a summary at the end.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::Args;
+use pagetree::ingest::IngestOutcome;
+use pagetree::settings::LibrarySettings;
+use pagetree::Library;
+
+use super::progress::CliProgress;
+
+#[derive(Args, Debug)]
+pub struct IngestArgs {
+    /// PDF files, or folders to search for PDFs.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Children per parent in the page tree (3–5); applies to documents added from now on.
+    #[arg(long)]
+    pub width: Option<usize>,
+    /// BM25 language (english, russian, spanish, …); only before the first document.
+    #[arg(long)]
+    pub language: Option<String>,
+    /// Refuse documents longer than this many pages.
+    #[arg(long)]
+    pub max_pages: Option<u32>,
+    /// Print one JSON object per document instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
+    apply_settings(&mut library, args).await?;
+    let files = expand(&args.paths);
+    let cancelled = Arc::new(AtomicBool::new(false));
+    let on_interrupt = Arc::clone(&cancelled);
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!("stopping after cleaning up the current document…");
+            on_interrupt.store(true, Ordering::Relaxed);
+        }
+    });
+    let progress = CliProgress::new(files.len(), Arc::clone(&cancelled));
+    let (mut added, mut present, mut failed) = (0, 0, 0);
+    let started = Instant::now();
+    let mut pages_added = 0u64;
+    for file in &files {
+        if cancelled.load(Ordering::Relaxed) {
+            break;
+        }
+        let began = Instant::now();
+        let result = library.ingest(file, &progress).await;
+        let seconds = began.elapsed().as_secs_f64();
+        if args.json {
+            println!("{}", outcome_json(file, &result, seconds));
+        }
+        let line = match &result {
+            Ok(IngestOutcome::Added { document, warnings }) => {
+                added += 1;
+                let pages = document.page_count.unwrap_or(0);
+                pages_added += u64::from(pages);
+                let mut line = format!(
+                    "added {} ({} pages, {} nodes) in {seconds:.1} s",
+                    document.name,
+                    pages,
+                    document.node_count.unwrap_or(0)
+                );
+                for warning in warnings {
+                    line.push_str(&format!("\n  warning: {warning}"));
+                }
+                line
+            }
+            Ok(IngestOutcome::AlreadyPresent { document }) => {
+                present += 1;
+                format!(
+                    "{}: already in the library as {}",
+                    file.display(),
+                    document.name
+                )
+            }
+            Err(err) => {
+                failed += 1;
+                format!("failed: {err}")
+            }
+        };
+        progress.finish_document(&file.display().to_string(), &line);
+    }
+    progress.finish();
+    if added > 0 {
+        if let Ok(store) = library.store().await {
+            store.optimize().await?;
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    let rate = if elapsed > 0.0 {
+        pages_added as f64 / elapsed
+    } else {
+        0.0
+    };
+    eprintln!(
+        "{added} added, {present} already in the library, {failed} failed ({pages_added} pages in {elapsed:.1} s, {rate:.1} pages/s)"
+    );
+    if cancelled.load(Ordering::Relaxed) {
+        return Ok(ExitCode::from(130));
+    }
+    Ok(if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+async fn apply_settings(library: &mut Library, args: &IngestArgs) -> Result<()> {
+    if args.width.is_none() && args.language.is_none() && args.max_pages.is_none() {
+        return Ok(());
+    }
+    let current = library.settings().clone();
+    let wanted = LibrarySettings {
+        group_width: args.width.unwrap_or(current.group_width),
+        bm25_language: args
+            .language
+            .clone()
+            .unwrap_or(current.bm25_language.clone()),
+        max_pages: args.max_pages.unwrap_or(current.max_pages),
+        ..current
+    };
+    library.update_settings(wanted).await?;
+    Ok(())
+}
+
+/// Files as given, folders searched (recursively) for `.pdf` files in name order.
+fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            collect_pdfs(path, &mut files);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    files
+}
+
+fn collect_pdfs(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            collect_pdfs(&path, out);
+        } else if path
+            .extension()
+            .is_some_and(|ext| ext.eq_ignore_ascii_case("pdf"))
+        {
+            out.push(path);
+        }
+    }
+}
+
+fn outcome_json(
+    file: &Path,
+    result: &pagetree::Result<IngestOutcome>,
+    seconds: f64,
+) -> serde_json::Value {
+    match result {
+        Ok(outcome) => serde_json::json!({"file": file, "seconds": seconds, "result": outcome}),
+        Err(err) => serde_json::json!({"file": file, "seconds": seconds, "error": err.to_string()}),
+    }
+}

@@ -1,0 +1,163 @@
+//! Argument parsing and the commands.
+
+mod docs;
+mod ingest;
+mod progress;
+mod search;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use pagetree::describe::{ApiKey, LlmSettings};
+use pagetree::library::{Library, OpenOptions};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "pagetree",
+    version,
+    about = "Ask questions of a PDF library and get answers with page citations"
+)]
+pub struct Args {
+    /// The library folder (default: the desktop app's library in your data folder).
+    #[arg(long, global = true, env = "PAGETREE_LIBRARY")]
+    pub library: Option<PathBuf>,
+    /// Folder with PDFium, ONNX Runtime and the embedding model (see scripts/setup.sh).
+    #[arg(long, global = true, env = "PAGETREE_ASSETS")]
+    pub assets: Option<PathBuf>,
+    /// Another ONNX sentence-embedding model folder (model.onnx + tokenizer files).
+    #[arg(long, global = true, env = "PAGETREE_MODEL_DIR")]
+    pub model_dir: Option<PathBuf>,
+    /// OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1; without it, PageTree works offline.
+    #[arg(long, global = true, env = "PAGETREE_LLM_URL")]
+    pub llm_url: Option<String>,
+    /// The model name to ask for at that URL.
+    #[arg(
+        long,
+        global = true,
+        env = "PAGETREE_LLM_MODEL",
+        default_value = "default"
+    )]
+    pub llm_model: String,
+    /// The environment variable that holds the API key (the key itself is never a flag).
+    #[arg(long, global = true, default_value = "OPENAI_API_KEY")]
+    pub llm_api_key_env: String,
+    /// Seconds to wait for one LLM answer.
+    #[arg(long, global = true, default_value_t = 60)]
+    pub llm_timeout: u64,
+    /// More log output (-v, -vv).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Add PDFs (files or folders) to the library.
+    Ingest(ingest::IngestArgs),
+    /// List the library's documents.
+    Docs {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a document's page tree.
+    Tree {
+        /// Document name (e.g. 3M_2018_10K), file name or id.
+        document: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Search the library with one strategy.
+    Search(search::SearchArgs),
+    /// Run every strategy on the same question, side by side.
+    Compare(search::CompareArgs),
+    /// Measure every strategy on questions with gold pages.
+    Bench(search::BenchArgs),
+    /// Remove a document, its pages and its vectors.
+    Delete {
+        /// Document name, file name or id.
+        document: String,
+    },
+}
+
+pub fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info,pagetree=debug",
+        _ => "debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("PAGETREE_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+}
+
+pub async fn run(args: Args) -> Result<ExitCode> {
+    let root = library_root(args.library.clone())?;
+    match &args.command {
+        Command::Docs { json } => {
+            // Reading the catalog needs no lock, so this works while another process ingests.
+            let catalog = Library::open_catalog(&root).await?;
+            docs::print_documents(&catalog.documents().await?, *json)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Tree { document, json } => {
+            let library = open(&root, &args).await?;
+            let (record, nodes) = library.tree(document).await?;
+            docs::print_tree(&record, &nodes, *json)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Delete { document } => {
+            let library = open(&root, &args).await?;
+            let record = library.delete(document).await?;
+            println!("deleted {} ({})", record.name, record.file_name);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Search(search_args) => {
+            search::search(&open(&root, &args).await?, search_args).await
+        }
+        Command::Compare(compare_args) => {
+            search::compare(&open(&root, &args).await?, compare_args).await
+        }
+        Command::Bench(bench_args) => search::bench(&open(&root, &args).await?, bench_args).await,
+        Command::Ingest(ingest_args) => {
+            let library = open(&root, &args).await?;
+            ingest::run(library, ingest_args).await
+        }
+    }
+}
+
+fn library_root(explicit: Option<PathBuf>) -> Result<PathBuf> {
+    if let Some(root) = explicit {
+        return Ok(root);
+    }
+    directories::BaseDirs::new()
+        .map(|dirs| dirs.data_dir().join("pagetree").join("library"))
+        .context("no home folder to keep the library in; pass --library")
+}
+
+fn llm_settings(args: &Args) -> Option<LlmSettings> {
+    let url = args.llm_url.as_ref().filter(|url| !url.trim().is_empty())?;
+    let mut settings = LlmSettings::new(url.trim(), args.llm_model.clone());
+    settings.api_key = ApiKey::new(std::env::var(&args.llm_api_key_env).unwrap_or_default());
+    settings.timeout = Duration::from_secs(args.llm_timeout.max(1));
+    Some(settings)
+}
+
+async fn open(root: &std::path::Path, args: &Args) -> Result<Library> {
+    let options = OpenOptions {
+        assets_dir: args.assets.clone(),
+        model_dir: args.model_dir.clone(),
+        llm: llm_settings(args),
+    };
+    let (library, recovery) = Library::open(root, options).await?;
+    for name in recovery.cleaned {
+        eprintln!("note: the ingestion of {name} was interrupted last time; its partial data was removed, add it again to finish");
+    }
+    Ok(library)
+}

@@ -1,0 +1,353 @@
+//! `pagetree search`, `compare` and `bench`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context as _, Result};
+use clap::{Args, ValueEnum};
+use pagetree::eval::{load_questions, BenchReport};
+use pagetree::ingest::NoProgress;
+use pagetree::search::strategy::*;
+use pagetree::search::{SearchResult, SearchSettings, Strategy};
+use pagetree::store::Fusion;
+use pagetree::Library;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StrategyName {
+    Flat,
+    Branch,
+    Beam,
+    Knee,
+    SensitiveKnee,
+    ProxyPointer,
+}
+
+/// Settings shared by every search command.
+#[derive(Args, Debug, Clone)]
+pub struct SearchOptions {
+    /// Pages for flat top-k.
+    #[arg(long, default_value_t = DEFAULT_FLAT_K)]
+    pub k: usize,
+    /// Roots for branch search.
+    #[arg(long, default_value_t = DEFAULT_BRANCH_ROOTS)]
+    pub roots: usize,
+    /// Beam width for the fixed beam.
+    #[arg(long, default_value_t = DEFAULT_BEAM_WIDTH)]
+    pub width: usize,
+    /// Most roots the knee strategies start from.
+    #[arg(long, default_value_t = DEFAULT_MAX_ROOTS)]
+    pub max_roots: usize,
+    /// Sensitive knee: 1 is the plain knee, 0 keeps everything.
+    #[arg(long, default_value_t = DEFAULT_SENSITIVITY)]
+    pub sensitivity: f32,
+    /// Section summaries proxy-pointer shows the LLM.
+    #[arg(long, default_value_t = DEFAULT_PROXIES)]
+    pub proxies: usize,
+    /// RRF k (Qdrant's default is 2; the article uses 60).
+    #[arg(long, default_value_t = pagetree::search::DEFAULT_RRF_K)]
+    pub rrf_k: usize,
+    #[arg(long, default_value_t = 1.0)]
+    pub dense_weight: f32,
+    #[arg(long, default_value_t = 1.0)]
+    pub sparse_weight: f32,
+    /// Largest context in LLM tokens (cl100k_base); lowest-scored nodes go first.
+    #[arg(long)]
+    pub token_budget: Option<usize>,
+    /// Search only these documents (name, file name or id; repeatable).
+    #[arg(long = "document")]
+    pub documents: Vec<String>,
+}
+
+impl SearchOptions {
+    pub fn strategy(&self, name: StrategyName) -> Result<Strategy> {
+        if !(0.0..=1.0).contains(&self.sensitivity) {
+            bail!(
+                "--sensitivity must be between 0 and 1, not {}",
+                self.sensitivity
+            );
+        }
+        Ok(match name {
+            StrategyName::Flat => Strategy::Flat { k: self.k.max(1) },
+            StrategyName::Branch => Strategy::Branch {
+                roots: self.roots.max(1),
+            },
+            StrategyName::Beam => Strategy::Beam {
+                width: self.width.max(1),
+            },
+            StrategyName::Knee => Strategy::Knee {
+                max_roots: self.max_roots.max(1),
+            },
+            StrategyName::SensitiveKnee => Strategy::SensitiveKnee {
+                sensitivity: self.sensitivity,
+                max_roots: self.max_roots.max(1),
+            },
+            StrategyName::ProxyPointer => Strategy::ProxyPointer {
+                proxies: self.proxies.max(1),
+            },
+        })
+    }
+
+    pub fn all_strategies(&self) -> Result<Vec<Strategy>> {
+        StrategyName::value_variants()
+            .iter()
+            .map(|name| self.strategy(*name))
+            .collect()
+    }
+
+    pub async fn settings(&self, library: &Library) -> Result<SearchSettings> {
+        let documents = if self.documents.is_empty() {
+            None
+        } else {
+            let mut ids = Vec::new();
+            for key in &self.documents {
+                ids.push(library.catalog().resolve(key).await?.id);
+            }
+            Some(ids)
+        };
+        Ok(SearchSettings {
+            fusion: Fusion {
+                rrf_k: self.rrf_k,
+                dense_weight: self.dense_weight,
+                sparse_weight: self.sparse_weight,
+            },
+            token_budget: self.token_budget,
+            documents,
+        })
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    pub question: String,
+    #[arg(long, value_enum, default_value_t = StrategyName::Knee)]
+    pub strategy: StrategyName,
+    #[command(flatten)]
+    pub options: SearchOptions,
+    #[arg(long)]
+    pub json: bool,
+    /// Print the context handed to the model, too.
+    #[arg(long)]
+    pub show_context: bool,
+}
+
+pub async fn search(library: &Library, args: &SearchArgs) -> Result<ExitCode> {
+    let strategy = args.options.strategy(args.strategy)?;
+    let settings = args.options.settings(library).await?;
+    let result = library.search(&args.question, &strategy, &settings).await?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&result)?);
+    } else {
+        print_result(&result, args.show_context);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_result(result: &SearchResult, show_context: bool) {
+    println!(
+        "{}: {} node(s), {} page(s), {} tokens ({}), {:.1} ms (embedding {:.1} ms), {} store queries; {}",
+        result.strategy.name(),
+        result.selected.len(),
+        result.context.pages.len(),
+        result.context.tokens,
+        result.context.tokenizer,
+        result.latency_ms,
+        result.embed_ms,
+        result.store_queries,
+        result.stopped_because
+    );
+    for node in &result.selected {
+        let pages = if node.page_start == node.page_end {
+            format!("p.{}", node.page_start)
+        } else {
+            format!("pp.{}-{}", node.page_start, node.page_end)
+        };
+        println!("  {:.4}  {} {pages}", node.score, node.file_name);
+    }
+    if let Some(note) = &result.context.truncation {
+        println!("  note: {note}");
+    }
+    if show_context {
+        println!("\n{}", result.context.text);
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    pub question: String,
+    #[command(flatten)]
+    pub options: SearchOptions,
+    #[arg(long)]
+    pub json: bool,
+    /// Write one SVG per strategy step (the score curve and its knee) here.
+    #[arg(long)]
+    pub plot_dir: Option<PathBuf>,
+}
+
+pub async fn compare(library: &Library, args: &CompareArgs) -> Result<ExitCode> {
+    let settings = args.options.settings(library).await?;
+    let started = std::time::Instant::now();
+    let query = library.embed_query(&args.question).await?;
+    let embed_ms = started.elapsed().as_secs_f64() * 1e3;
+    let mut results = Vec::new();
+    let mut skipped = Vec::new();
+    for strategy in args.options.all_strategies()? {
+        if strategy.needs_llm() && library.llm_settings().is_none() {
+            skipped.push(format!(
+                "{}: needs a language model (--llm-url)",
+                strategy.name()
+            ));
+            continue;
+        }
+        match library
+            .search_with_query(&args.question, &query, embed_ms, &strategy, &settings)
+            .await
+        {
+            Ok(result) => results.push(result),
+            Err(err) => skipped.push(format!("{}: {err}", strategy.name())),
+        }
+    }
+    let mut plots = Vec::new();
+    if let Some(dir) = &args.plot_dir {
+        for result in &results {
+            plots.extend(pagetree::plot::plot_trace(
+                dir,
+                result.strategy.name(),
+                &result.trace,
+            )?);
+        }
+    }
+    if args.json {
+        let value = serde_json::json!({
+            "question": args.question,
+            "results": results,
+            "skipped": skipped,
+            "plots": plots,
+        });
+        println!("{}", serde_json::to_string_pretty(&value)?);
+    } else {
+        for result in &results {
+            print_result(result, false);
+        }
+        for note in &skipped {
+            println!("skipped {note}");
+        }
+        if !plots.is_empty() {
+            println!("wrote {} plot(s)", plots.len());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// FinanceBench-style JSONL (gold `page_index` zero-based).
+    #[arg(long)]
+    pub questions: PathBuf,
+    /// The PDFs the questions are about; missing ones are ingested first.
+    #[arg(long)]
+    pub pdfs: Option<PathBuf>,
+    /// Search only the question's own document instead of the whole library.
+    #[arg(long)]
+    pub per_document: bool,
+    /// Strategies to run (default: all that can run).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub strategies: Vec<StrategyName>,
+    /// Only the first N questions.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    #[command(flatten)]
+    pub options: SearchOptions,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub async fn bench(library: &Library, args: &BenchArgs) -> Result<ExitCode> {
+    let mut questions = load_questions(&args.questions).map_err(anyhow::Error::msg)?;
+    if let Some(limit) = args.limit {
+        questions.truncate(limit);
+    }
+    if let Some(dir) = &args.pdfs {
+        ingest_missing(library, dir).await?;
+    }
+    let strategies: Vec<Strategy> = if args.strategies.is_empty() {
+        args.options
+            .all_strategies()?
+            .into_iter()
+            .filter(|s| !s.needs_llm() || library.llm_settings().is_some())
+            .collect()
+    } else {
+        args.strategies
+            .iter()
+            .map(|name| args.options.strategy(*name))
+            .collect::<Result<_>>()?
+    };
+    let settings = args.options.settings(library).await?;
+    let report = library
+        .bench(&questions, &strategies, &settings, args.per_document)
+        .await?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_report(&report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn ingest_missing(library: &Library, dir: &std::path::Path) -> Result<()> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf")))
+        .collect();
+    files.sort();
+    let mut added = 0;
+    for file in files {
+        match library.ingest(&file, &NoProgress).await {
+            Ok(pagetree::ingest::IngestOutcome::Added { .. }) => added += 1,
+            Ok(_) => {}
+            Err(err) => eprintln!("warning: {err}"),
+        }
+    }
+    if added > 0 {
+        eprintln!("ingested {added} missing document(s)");
+        library.store().await?.optimize().await?;
+    }
+    Ok(())
+}
+
+fn print_report(report: &BenchReport) {
+    println!(
+        "{} questions, {} documents, {}; RRF k = {}; median query embedding {:.1} ms",
+        report.strategies.first().map(|s| s.questions).unwrap_or(0),
+        report.documents,
+        if report.per_document {
+            "per document"
+        } else {
+            "whole library"
+        },
+        report.settings.fusion.rrf_k,
+        report.median_embed_ms
+    );
+    println!(
+        "{:<16} {:>6} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10}",
+        "strategy", "hit", "recall", "pages", "tokens", "p50 ms", "p95 ms", "hits/1k tok"
+    );
+    for s in &report.strategies {
+        println!(
+            "{:<16} {:>6.3} {:>7.3} {:>7.1} {:>8.0} {:>9.1} {:>9.1} {:>10.3}{}",
+            s.strategy.name(),
+            s.hit_rate,
+            s.page_recall,
+            s.mean_pages,
+            s.mean_tokens,
+            s.median_latency_ms,
+            s.p95_latency_ms,
+            s.hits_per_1k_tokens,
+            if s.failed > 0 {
+                format!("  ({} failed)", s.failed)
+            } else {
+                String::new()
+            }
+        );
+    }
+}

@@ -1,0 +1,244 @@
+//! The offline describer: a page's most informative sentences and its most distinctive
+//! terms against the rest of its document (TF-IDF over the document's pages).
+
+use std::collections::{HashMap, HashSet};
+
+use unicode_segmentation::UnicodeSegmentation;
+
+use super::Description;
+
+/// About 180 words fit the 256-token window of the default embedding model.
+pub const DEFAULT_WORD_BUDGET: usize = 180;
+pub const KEYWORDS_PER_PAGE: usize = 10;
+/// Table rows in filings run for hundreds of words without a full stop; a "sentence"
+/// longer than this is cut so that one row cannot take the whole budget.
+const MAX_SENTENCE_WORDS: usize = 60;
+
+/// Inverse document frequencies of the terms of one document, its pages being the
+/// "documents" of the formula: a term on every page says nothing about any of them.
+#[derive(Debug, Clone, Default)]
+pub struct TermStats {
+    idf: HashMap<String, f32>,
+}
+
+impl TermStats {
+    pub fn from_pages<'a>(pages: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut document_frequency: HashMap<String, u32> = HashMap::new();
+        let mut page_count = 0u32;
+        for page in pages {
+            page_count += 1;
+            let unique: HashSet<String> = terms(page).collect();
+            for term in unique {
+                *document_frequency.entry(term).or_default() += 1;
+            }
+        }
+        let n = page_count as f32;
+        let idf = document_frequency
+            .into_iter()
+            .map(|(term, df)| {
+                // A one-page document has nothing to contrast with: every term counts.
+                let weight = if page_count <= 1 {
+                    1.0
+                } else {
+                    (n / df as f32).ln()
+                };
+                (term, weight)
+            })
+            .collect();
+        Self { idf }
+    }
+
+    fn idf(&self, term: &str) -> f32 {
+        // A term never seen in the document (a parent summarising words from its
+        // children is the only way to get here) counts as rare.
+        self.idf.get(term).copied().unwrap_or(1.0)
+    }
+}
+
+/// Lower-cased word terms worth weighing: three or more characters with a letter.
+pub fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.unicode_words().filter_map(|word| {
+        let length = word.chars().count();
+        if !(3..=30).contains(&length) || !word.chars().any(char::is_alphabetic) {
+            return None;
+        }
+        Some(word.to_lowercase())
+    })
+}
+
+/// Describes one page: its best sentences within `word_budget`, in page order, and its
+/// most distinctive terms.
+pub fn describe_page(text: &str, stats: &TermStats, word_budget: usize) -> Description {
+    let sentences = split_sentences(text);
+    let description = pick_sentences(&sentences, stats, word_budget, &HashMap::new());
+    Description {
+        description,
+        keywords: distinctive_terms(text, stats, KEYWORDS_PER_PAGE),
+    }
+}
+
+/// Summarises children's descriptions into one: the sentences that carry the terms the
+/// children share, with the best sentence of each child first so no child is lost.
+pub fn summarise(children: &[&str], stats: &TermStats, word_budget: usize) -> String {
+    let mut shared: HashMap<String, f32> = HashMap::new();
+    for child in children {
+        let unique: HashSet<String> = terms(child).collect();
+        for term in unique {
+            *shared.entry(term).or_default() += 1.0;
+        }
+    }
+    let per_child: Vec<Vec<String>> = children.iter().map(|c| split_sentences(c)).collect();
+    let share = (word_budget / children.len().max(1)).max(12);
+    let mut parts = Vec::new();
+    for sentences in &per_child {
+        let part = pick_sentences(sentences, stats, share, &shared);
+        if !part.is_empty() {
+            parts.push(part);
+        }
+    }
+    truncate_words(&parts.join(" "), word_budget)
+}
+
+fn distinctive_terms(text: &str, stats: &TermStats, limit: usize) -> Vec<String> {
+    let mut frequency: HashMap<String, f32> = HashMap::new();
+    for term in terms(text) {
+        *frequency.entry(term).or_default() += 1.0;
+    }
+    let mut scored: Vec<(String, f32)> = frequency
+        .into_iter()
+        .map(|(term, tf)| {
+            let score = (1.0 + tf.ln()) * stats.idf(&term);
+            (term, score)
+        })
+        .filter(|(_, score)| *score > 0.0)
+        .collect();
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    scored
+        .into_iter()
+        .take(limit)
+        .map(|(term, _)| term)
+        .collect()
+}
+
+fn split_sentences(text: &str) -> Vec<String> {
+    text.split_sentence_bounds()
+        .flat_map(|sentence| sentence.split("\n\n"))
+        .map(|sentence| sentence.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|sentence| sentence.chars().any(char::is_alphabetic))
+        .map(|sentence| truncate_words(&sentence, MAX_SENTENCE_WORDS))
+        .collect()
+}
+
+/// Scores sentences by the information their terms carry (with `boost` for terms many
+/// children share), then keeps the best ones that fit `word_budget`, in text order.
+fn pick_sentences(
+    sentences: &[String],
+    stats: &TermStats,
+    word_budget: usize,
+    boost: &HashMap<String, f32>,
+) -> String {
+    let mut ranked: Vec<(usize, f32, usize)> = sentences
+        .iter()
+        .enumerate()
+        .map(|(index, sentence)| {
+            let unique: HashSet<String> = terms(sentence).collect();
+            let weight: f32 = unique
+                .iter()
+                .map(|term| stats.idf(term) * boost.get(term).copied().unwrap_or(1.0))
+                .sum();
+            let words = sentence.split_whitespace().count().max(1);
+            (index, weight / (words as f32).sqrt(), words)
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut chosen = Vec::new();
+    let mut used = 0;
+    for (index, _, words) in ranked {
+        if used + words > word_budget {
+            if chosen.is_empty() {
+                chosen.push(index);
+                break;
+            }
+            continue;
+        }
+        used += words;
+        chosen.push(index);
+    }
+    chosen.sort_unstable();
+    let joined = chosen
+        .into_iter()
+        .map(|index| sentences[index].as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    truncate_words(&joined, word_budget)
+}
+
+fn truncate_words(text: &str, limit: usize) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.len() <= limit {
+        return words.join(" ");
+    }
+    format!("{} …", words[..limit].join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGES: [&str; 3] = [
+        "Annual report. The volcano erupted with magma. Magma flows cooled slowly.",
+        "Annual report. Revenue grew in the second quarter. Revenue was strong.",
+        "Annual report. The castle had a portcullis. The portcullis was iron.",
+    ];
+
+    #[test]
+    fn keywords_are_the_terms_distinctive_to_the_page() {
+        let stats = TermStats::from_pages(PAGES);
+        let description = describe_page(PAGES[0], &stats, 50);
+        assert_eq!(
+            description.keywords.first().map(String::as_str),
+            Some("magma")
+        );
+        assert!(!description.keywords.contains(&"annual".to_string()));
+    }
+
+    #[test]
+    fn description_keeps_informative_sentences_in_page_order_within_budget() {
+        let stats = TermStats::from_pages(PAGES);
+        let description = describe_page(PAGES[2], &stats, 10);
+        assert!(description.description.contains("portcullis"));
+        assert!(!description.description.contains("Annual report"));
+        assert!(description.description.split_whitespace().count() <= 10);
+    }
+
+    #[test]
+    fn a_long_sentence_is_truncated_rather_than_dropped() {
+        let long = "word ".repeat(500);
+        let stats = TermStats::from_pages([long.as_str()]);
+        let description = describe_page(&long, &stats, 20);
+        assert!(description.description.split_whitespace().count() <= 21);
+        assert!(!description.description.is_empty());
+    }
+
+    #[test]
+    fn summary_takes_something_from_every_child() {
+        let stats = TermStats::from_pages(PAGES);
+        let children = [
+            "Magma flows cooled slowly.",
+            "Revenue was strong.",
+            "The portcullis was iron.",
+        ];
+        let summary = summarise(&children, &stats, 60);
+        for needle in ["Magma", "Revenue", "portcullis"] {
+            assert!(summary.contains(needle), "{summary}");
+        }
+    }
+
+    #[test]
+    fn cyrillic_terms_are_extracted() {
+        let pages = ["Озеро Байкал глубокое.", "Метрополитен Москвы большой."];
+        let stats = TermStats::from_pages(pages);
+        let description = describe_page(pages[0], &stats, 20);
+        assert!(description.keywords.contains(&"байкал".to_string()));
+    }
+}

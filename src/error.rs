@@ -1,0 +1,32 @@
+use crate::assets::AssetError;
+use crate::catalog::CatalogError;
+use crate::describe::DescribeError;
+use crate::embed::EmbedError;
+use crate::ingest::IngestFailure;
+use crate::library::LibraryError;
+use crate::pdf::PdfError;
+use crate::store::StoreError;
+
+/// Every failure the engine reports, grouped by the part that failed. Each variant's
+/// message is written for the person using the app, not for the developer.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Assets(#[from] AssetError),
+    #[error(transparent)]
+    Pdf(#[from] PdfError),
+    #[error(transparent)]
+    Catalog(#[from] CatalogError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Embed(#[from] EmbedError),
+    #[error(transparent)]
+    Describe(#[from] DescribeError),
+    #[error(transparent)]
+    Library(#[from] LibraryError),
+    #[error(transparent)]
+    Ingest(#[from] IngestFailure),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,317 @@
+//! The benchmark: analyst questions with gold pages, every strategy, the figures that
+//! matter (hit rate, page recall, context size, latency).
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::library::{Library, LibraryError};
+use crate::search::{SearchSettings, Strategy};
+
+#[derive(Debug, Clone, Deserialize)]
+struct RawQuestion {
+    financebench_id: String,
+    doc_name: String,
+    question: String,
+    evidence: Vec<RawEvidence>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct RawEvidence {
+    doc_name: String,
+    /// Zero-based in the benchmark file.
+    page_index: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BenchQuestion {
+    pub id: String,
+    pub question: String,
+    pub doc_name: String,
+    /// (document name, 1-based page)
+    pub gold: Vec<(String, u32)>,
+}
+
+/// Reads a FinanceBench-style JSONL file; gold pages become 1-based.
+pub fn load_questions(path: &Path) -> std::result::Result<Vec<BenchQuestion>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut questions = Vec::new();
+    for (line_number, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let raw: RawQuestion = serde_json::from_str(line)
+            .map_err(|e| format!("{} line {}: {e}", path.display(), line_number + 1))?;
+        let mut gold: Vec<(String, u32)> = raw
+            .evidence
+            .iter()
+            .map(|e| (e.doc_name.clone(), e.page_index + 1))
+            .collect();
+        gold.sort();
+        gold.dedup();
+        questions.push(BenchQuestion {
+            id: raw.financebench_id,
+            question: raw.question,
+            doc_name: raw.doc_name,
+            gold,
+        });
+    }
+    Ok(questions)
+}
+
+/// One question under one strategy.
+#[derive(Debug, Clone, Serialize)]
+pub struct QuestionRun {
+    pub question_id: String,
+    pub hit: bool,
+    pub recall: f64,
+    pub pages: usize,
+    pub tokens: usize,
+    pub latency_ms: f64,
+    pub search_ms: f64,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StrategyReport {
+    pub strategy: Strategy,
+    pub questions: usize,
+    pub failed: usize,
+    pub hit_rate: f64,
+    pub page_recall: f64,
+    pub mean_pages: f64,
+    pub mean_tokens: f64,
+    pub median_latency_ms: f64,
+    pub p95_latency_ms: f64,
+    pub median_search_ms: f64,
+    /// Hits per 1,000 context tokens: how much each token buys.
+    pub hits_per_1k_tokens: f64,
+    pub runs: Vec<QuestionRun>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BenchReport {
+    pub per_document: bool,
+    pub documents: usize,
+    pub settings: SearchSettings,
+    pub median_embed_ms: f64,
+    pub strategies: Vec<StrategyReport>,
+}
+
+/// Scores one context against the gold pages.
+pub fn score(gold: &[(String, u32)], returned: &HashSet<(String, u32)>) -> (bool, f64) {
+    if gold.is_empty() {
+        return (false, 0.0);
+    }
+    let found = gold.iter().filter(|g| returned.contains(*g)).count();
+    (found > 0, found as f64 / gold.len() as f64)
+}
+
+pub fn percentile(values: &[f64], q: f64) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    // Nearest-rank percentile: the smallest value with at least q of the data at or below it.
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+fn mean(values: impl Iterator<Item = f64>) -> f64 {
+    let (sum, count) = values.fold((0.0, 0usize), |(s, c), v| (s + v, c + 1));
+    if count == 0 {
+        0.0
+    } else {
+        sum / count as f64
+    }
+}
+
+pub fn summarise(strategy: Strategy, runs: Vec<QuestionRun>) -> StrategyReport {
+    let ok: Vec<&QuestionRun> = runs.iter().filter(|r| r.error.is_none()).collect();
+    let latencies: Vec<f64> = ok.iter().map(|r| r.latency_ms).collect();
+    let searches: Vec<f64> = ok.iter().map(|r| r.search_ms).collect();
+    let hits = runs.iter().filter(|r| r.hit).count() as f64;
+    let total_tokens: f64 = ok.iter().map(|r| r.tokens as f64).sum();
+    StrategyReport {
+        strategy,
+        questions: runs.len(),
+        failed: runs.len() - ok.len(),
+        hit_rate: if runs.is_empty() {
+            0.0
+        } else {
+            hits / runs.len() as f64
+        },
+        page_recall: mean(runs.iter().map(|r| r.recall)),
+        mean_pages: mean(ok.iter().map(|r| r.pages as f64)),
+        mean_tokens: mean(ok.iter().map(|r| r.tokens as f64)),
+        median_latency_ms: percentile(&latencies, 0.5),
+        p95_latency_ms: percentile(&latencies, 0.95),
+        median_search_ms: percentile(&searches, 0.5),
+        hits_per_1k_tokens: if total_tokens > 0.0 {
+            hits * 1000.0 / total_tokens
+        } else {
+            0.0
+        },
+        runs,
+    }
+}
+
+impl Library {
+    /// Runs every strategy on every question. With `per_document`, each question only
+    /// searches the filing it is about.
+    pub async fn bench(
+        &self,
+        questions: &[BenchQuestion],
+        strategies: &[Strategy],
+        settings: &SearchSettings,
+        per_document: bool,
+    ) -> Result<BenchReport> {
+        let documents = self.searchable_documents(None).await?;
+        let by_name: HashMap<&str, i64> =
+            documents.iter().map(|d| (d.name.as_str(), d.id)).collect();
+        let names: HashMap<i64, &str> = documents.iter().map(|d| (d.id, d.name.as_str())).collect();
+        let mut runs: Vec<Vec<QuestionRun>> = vec![Vec::new(); strategies.len()];
+        let mut embed_times = Vec::new();
+        for question in questions {
+            let mut question_settings = settings.clone();
+            if per_document {
+                let id = by_name
+                    .get(question.doc_name.as_str())
+                    .copied()
+                    .ok_or_else(|| {
+                        LibraryError::Settings(format!(
+                            "question {} is about {}, which is not in the library",
+                            question.id, question.doc_name
+                        ))
+                    })?;
+                question_settings.documents = Some(vec![id]);
+            }
+            let started = Instant::now();
+            let query = self.embed_query(&question.question).await?;
+            let embed_ms = started.elapsed().as_secs_f64() * 1e3;
+            embed_times.push(embed_ms);
+            for (index, strategy) in strategies.iter().enumerate() {
+                let run = match self
+                    .search_with_query(
+                        &question.question,
+                        &query,
+                        embed_ms,
+                        strategy,
+                        &question_settings,
+                    )
+                    .await
+                {
+                    Ok(result) => {
+                        let returned: HashSet<(String, u32)> = result
+                            .context
+                            .pages
+                            .iter()
+                            .filter_map(|p| names.get(&p.doc_id).map(|n| (n.to_string(), p.page)))
+                            .collect();
+                        let (hit, recall) = score(&question.gold, &returned);
+                        QuestionRun {
+                            question_id: question.id.clone(),
+                            hit,
+                            recall,
+                            pages: result.context.pages.len(),
+                            tokens: result.context.tokens,
+                            latency_ms: result.latency_ms,
+                            search_ms: result.search_ms,
+                            error: None,
+                        }
+                    }
+                    Err(err) => QuestionRun {
+                        question_id: question.id.clone(),
+                        hit: false,
+                        recall: 0.0,
+                        pages: 0,
+                        tokens: 0,
+                        latency_ms: 0.0,
+                        search_ms: 0.0,
+                        error: Some(err.to_string()),
+                    },
+                };
+                runs[index].push(run);
+            }
+        }
+        Ok(BenchReport {
+            per_document,
+            documents: documents.len(),
+            settings: settings.clone(),
+            median_embed_ms: percentile(&embed_times, 0.5),
+            strategies: strategies
+                .iter()
+                .cloned()
+                .zip(runs)
+                .map(|(strategy, runs)| summarise(strategy, runs))
+                .collect(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gold_pages_become_one_based() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("q.jsonl");
+        std::fs::write(
+            &path,
+            r#"{"financebench_id":"a","doc_name":"D","question":"Q?","evidence":[{"doc_name":"D","page_index":0},{"doc_name":"D","page_index":59}]}"#,
+        )
+        .expect("write");
+        let questions = load_questions(&path).expect("parses");
+        assert_eq!(
+            questions[0].gold,
+            vec![("D".to_string(), 1), ("D".to_string(), 60)]
+        );
+    }
+
+    #[test]
+    fn hit_and_recall() {
+        let gold = vec![("D".to_string(), 1), ("D".to_string(), 2)];
+        let returned: HashSet<(String, u32)> = [("D".to_string(), 2), ("E".to_string(), 1)].into();
+        assert_eq!(score(&gold, &returned), (true, 0.5));
+        assert_eq!(score(&gold, &HashSet::new()), (false, 0.0));
+    }
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let values: Vec<f64> = (1..=20).map(f64::from).collect();
+        assert_eq!(percentile(&values, 0.5), 10.0);
+        assert_eq!(percentile(&values, 0.95), 19.0);
+        assert_eq!(percentile(&[], 0.5), 0.0);
+    }
+
+    #[test]
+    fn summary_counts_failures_as_misses() {
+        let run = |hit: bool, tokens: usize, error: Option<&str>| QuestionRun {
+            question_id: "q".into(),
+            hit,
+            recall: if hit { 1.0 } else { 0.0 },
+            pages: 1,
+            tokens,
+            latency_ms: 1.0,
+            search_ms: 1.0,
+            error: error.map(String::from),
+        };
+        let report = summarise(
+            Strategy::Flat { k: 1 },
+            vec![
+                run(true, 500, None),
+                run(false, 1500, None),
+                run(false, 0, Some("x")),
+            ],
+        );
+        assert!((report.hit_rate - 1.0 / 3.0).abs() < 1e-9);
+        assert_eq!(report.failed, 1);
+        assert_eq!(report.mean_tokens, 1000.0);
+        assert_eq!(report.hits_per_1k_tokens, 0.5);
+    }
+}

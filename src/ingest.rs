@@ -1,0 +1,415 @@
+//! PDF → pages → descriptions → tree → vectors → index, one document at a time, with
+//! progress reported per stage. A document becomes searchable only at the very end.
+
+use std::io::Read;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::catalog::{DocumentRecord, DocumentStatus};
+use crate::describe::{DescribeReport, TermStats};
+use crate::error::{Error, Result};
+use crate::library::Library;
+use crate::pdf::{self, PageText, PdfError};
+use crate::store::{IndexedNode, Sparse};
+use crate::tree::{self, Node, MAX_NODES_PER_DOCUMENT};
+
+const EMBED_CHUNK: usize = 64;
+const UPSERT_CHUNK: usize = 256;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    Reading,
+    Describing,
+    Summarising,
+    Embedding,
+    Indexing,
+}
+
+impl Stage {
+    pub fn label(self) -> &'static str {
+        match self {
+            Stage::Reading => "reading pages",
+            Stage::Describing => "describing pages",
+            Stage::Summarising => "summarising sections",
+            Stage::Embedding => "embedding",
+            Stage::Indexing => "indexing",
+        }
+    }
+}
+
+/// Receives progress; the CLI draws bars from it, the app turns it into events.
+pub trait Progress: Send + Sync {
+    fn stage(&self, file: &str, stage: Stage, done: usize, total: usize);
+    /// Checked between steps: true stops the ingestion and cleans up after it.
+    fn cancelled(&self) -> bool {
+        false
+    }
+}
+
+/// Progress that goes nowhere, for tests and scripts.
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn stage(&self, _: &str, _: Stage, _: usize, _: usize) {}
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum IngestOutcome {
+    Added {
+        document: DocumentRecord,
+        warnings: Vec<String>,
+    },
+    AlreadyPresent {
+        document: DocumentRecord,
+    },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum IngestFailure {
+    #[error("{file}: ingestion was cancelled")]
+    Cancelled { file: String },
+    #[error("{file}: the document has {nodes} tree nodes, more than one document may have")]
+    TooLarge { file: String, nodes: usize },
+}
+
+impl Library {
+    /// Adds one PDF. The same content added again is a no-op; a document that failed
+    /// before is tried again.
+    pub async fn ingest(&self, path: &Path, progress: &dyn Progress) -> Result<IngestOutcome> {
+        let file = pdf::display_name(path);
+        let hash = hash_file(path, &file)?;
+        if let Some(existing) = self.catalog().find_by_hash(&hash).await? {
+            match existing.status {
+                DocumentStatus::Ready => {
+                    return Ok(IngestOutcome::AlreadyPresent { document: existing })
+                }
+                DocumentStatus::Failed | DocumentStatus::Ingesting => {
+                    self.delete(&existing.id.to_string()).await?;
+                }
+            }
+        }
+        let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let document = self
+            .catalog()
+            .begin_document(&hash, &file, &absolute.display().to_string())
+            .await?;
+        match self.write_document(&document, path, progress).await {
+            Ok((node_count, warnings)) => {
+                let joined = (!warnings.is_empty()).then(|| warnings.join("; "));
+                self.catalog()
+                    .mark_ready(
+                        document.id,
+                        node_count,
+                        self.describer()?.name(),
+                        joined.as_deref(),
+                    )
+                    .await?;
+                let document = self.catalog().resolve(&document.id.to_string()).await?;
+                Ok(IngestOutcome::Added { document, warnings })
+            }
+            Err(err) => {
+                self.abandon(&document, &err).await;
+                Err(err)
+            }
+        }
+    }
+
+    /// Undoes a failed ingestion: its points go, its row stays with the reason.
+    async fn abandon(&self, document: &DocumentRecord, err: &Error) {
+        if let Ok(store) = self.store().await {
+            if let Err(cleanup) = store.delete_document(document.id).await {
+                tracing::error!(error = %cleanup, "could not remove the points of a failed document");
+            }
+            let _ = store.flush().await;
+        }
+        if let Err(cleanup) = self
+            .catalog()
+            .mark_failed(document.id, &err.to_string())
+            .await
+        {
+            tracing::error!(error = %cleanup, "could not record a failed document");
+        }
+    }
+
+    async fn write_document(
+        &self,
+        document: &DocumentRecord,
+        path: &Path,
+        progress: &dyn Progress,
+    ) -> Result<(usize, Vec<String>)> {
+        let file = document.file_name.as_str();
+        let check_cancelled = || -> Result<()> {
+            if progress.cancelled() {
+                Err(Error::Ingest(IngestFailure::Cancelled {
+                    file: file.to_string(),
+                }))
+            } else {
+                Ok(())
+            }
+        };
+        progress.stage(file, Stage::Reading, 0, 1);
+        let pages = self.read_pages(path).await?;
+        self.catalog().save_pages(document.id, &pages).await?;
+        progress.stage(file, Stage::Reading, 1, 1);
+        check_cancelled()?;
+
+        let stats = TermStats::from_pages(pages.iter().map(|p| p.text.as_str()));
+        let describer = self.describer()?;
+        let described = AtomicUsize::new(0);
+        let total_pages = pages.len();
+        progress.stage(file, Stage::Describing, 0, total_pages);
+        let on_page = || {
+            let done = described.fetch_add(1, Ordering::Relaxed) + 1;
+            progress.stage(file, Stage::Describing, done, total_pages);
+        };
+        let (descriptions, page_report) = describer.describe_pages(&pages, &stats, &on_page).await;
+        check_cancelled()?;
+
+        progress.stage(file, Stage::Summarising, 0, 1);
+        let (nodes, tree_report) = tree::build_tree(
+            document.id,
+            file,
+            descriptions,
+            self.settings().group_width,
+            &describer,
+            &stats,
+        )
+        .await;
+        progress.stage(file, Stage::Summarising, 1, 1);
+        if nodes.len() > MAX_NODES_PER_DOCUMENT {
+            return Err(Error::Ingest(IngestFailure::TooLarge {
+                file: file.to_string(),
+                nodes: nodes.len(),
+            }));
+        }
+        tree::check_invariants(&nodes, pages.len() as u32).map_err(|detail| {
+            crate::library::LibraryError::BrokenTree {
+                name: document.name.clone(),
+                detail,
+            }
+        })?;
+        check_cancelled()?;
+
+        let indexed = self.embed_nodes(file, nodes, &pages, progress).await?;
+        check_cancelled()?;
+
+        let store = self.store().await?;
+        let total_nodes = indexed.len();
+        progress.stage(file, Stage::Indexing, 0, total_nodes);
+        let mut written = 0;
+        let mut batches = indexed.into_iter().peekable();
+        while batches.peek().is_some() {
+            let batch: Vec<IndexedNode> = batches.by_ref().take(UPSERT_CHUNK).collect();
+            written += batch.len();
+            store.upsert(batch).await?;
+            progress.stage(file, Stage::Indexing, written, total_nodes);
+            check_cancelled()?;
+        }
+        store.flush().await?;
+        Ok((total_nodes, warnings(&page_report, &tree_report, &pages)))
+    }
+
+    async fn read_pages(&self, path: &Path) -> Result<Vec<PageText>> {
+        let pdfium = self.assets()?.pdfium_library.clone();
+        let path = path.to_path_buf();
+        let max_pages = self.settings().max_pages;
+        tokio::task::spawn_blocking(move || pdf::extract_pages(&pdfium, &path, max_pages))
+            .await
+            .map_err(|err| {
+                Error::Pdf(PdfError::Corrupt {
+                    file: String::new(),
+                    detail: format!("the reader stopped: {err}"),
+                })
+            })?
+            .map_err(Error::from)
+    }
+
+    async fn embed_nodes(
+        &self,
+        file: &str,
+        nodes: Vec<Node>,
+        pages: &[PageText],
+        progress: &dyn Progress,
+    ) -> Result<Vec<IndexedNode>> {
+        let dense = self.dense().await?;
+        let sparse = self.sparse().await?;
+        let include_text = self.settings().index_leaf_text;
+        let total = nodes.len();
+        progress.stage(file, Stage::Embedding, 0, total);
+        let mut indexed = Vec::with_capacity(total);
+        let mut remaining = nodes.into_iter().peekable();
+        while remaining.peek().is_some() {
+            let chunk: Vec<Node> = remaining.by_ref().take(EMBED_CHUNK).collect();
+            let texts: Vec<String> = chunk.iter().map(|n| n.description.clone()).collect();
+            let embedder = dense.clone();
+            let vectors = tokio::task::spawn_blocking(move || embedder.embed(&texts))
+                .await
+                .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))??;
+            for (node, dense_vector) in chunk.into_iter().zip(vectors) {
+                let page_text = (include_text && node.is_leaf())
+                    .then(|| {
+                        pages
+                            .get(node.page_start as usize - 1)
+                            .map(|p| p.text.as_str())
+                    })
+                    .flatten();
+                let sparse_vector =
+                    Sparse::from(sparse.embed_document(&sparse_text(&node, page_text)));
+                indexed.push(IndexedNode {
+                    node,
+                    dense: dense_vector,
+                    sparse: sparse_vector,
+                });
+            }
+            progress.stage(file, Stage::Embedding, indexed.len(), total);
+            if progress.cancelled() {
+                return Err(Error::Ingest(IngestFailure::Cancelled {
+                    file: file.to_string(),
+                }));
+            }
+        }
+        Ok(indexed)
+    }
+}
+
+/// What BM25 sees of a node: the file name (people ask by company and year), the
+/// description, the keywords, and for pages optionally the full text.
+pub fn sparse_text(node: &Node, page_text: Option<&str>) -> String {
+    let mut text = format!(
+        "{}\n{}\n{}",
+        node.file_name,
+        node.description,
+        node.keywords.join(" ")
+    );
+    if let Some(page_text) = page_text {
+        text.push('\n');
+        text.push_str(page_text);
+    }
+    text
+}
+
+fn warnings(pages: &DescribeReport, tree: &DescribeReport, texts: &[PageText]) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let without_text: Vec<String> = texts
+        .iter()
+        .filter(|p| !p.has_text)
+        .map(|p| p.number.to_string())
+        .collect();
+    if !without_text.is_empty() {
+        warnings.push(format!(
+            "{} page(s) have no text layer and cannot be searched by their content: {}",
+            without_text.len(),
+            abbreviate(&without_text)
+        ));
+    }
+    let fallbacks = pages.fallbacks + tree.fallbacks;
+    if fallbacks > 0 {
+        let reason = pages
+            .last_error
+            .as_ref()
+            .or(tree.last_error.as_ref())
+            .map(|e| format!(" (last problem: {e})"))
+            .unwrap_or_default();
+        warnings.push(format!(
+            "the language model could not describe {fallbacks} page(s) or section(s); they were described offline{reason}"
+        ));
+    }
+    warnings
+}
+
+fn abbreviate(items: &[String]) -> String {
+    const SHOWN: usize = 12;
+    if items.len() <= SHOWN {
+        items.join(", ")
+    } else {
+        format!(
+            "{}, … ({} more)",
+            items[..SHOWN].join(", "),
+            items.len() - SHOWN
+        )
+    }
+}
+
+fn hash_file(path: &Path, file: &str) -> Result<String> {
+    let unreadable = |source| {
+        Error::Pdf(PdfError::Unreadable {
+            file: file.to_string(),
+            source,
+        })
+    };
+    let mut reader = std::fs::File::open(path).map_err(unreadable)?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        let read = reader.read(&mut buffer).map_err(unreadable)?;
+        if read == 0 {
+            break;
+        }
+        hasher.update(&buffer[..read]);
+    }
+    Ok(hex::encode(hasher.finalize()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sparse_text_carries_file_name_keywords_and_optional_page_text() {
+        let node = Node {
+            id: 1,
+            doc_id: 0,
+            file_name: "3M_2018_10K.pdf".into(),
+            parent_id: -1,
+            child_ids: vec![],
+            level: 0,
+            page_start: 1,
+            page_end: 1,
+            description: "Capital spending.".into(),
+            keywords: vec!["capex".into()],
+        };
+        let text = sparse_text(&node, Some("Full page"));
+        assert!(
+            text.contains("3M_2018_10K.pdf")
+                && text.contains("capex")
+                && text.ends_with("Full page")
+        );
+        assert!(!sparse_text(&node, None).contains("Full page"));
+    }
+
+    #[test]
+    fn warnings_name_pages_without_text() {
+        let pages = vec![
+            PageText {
+                number: 1,
+                text: "a".into(),
+                has_text: true,
+            },
+            PageText {
+                number: 2,
+                text: String::new(),
+                has_text: false,
+            },
+        ];
+        let warnings = warnings(
+            &DescribeReport::default(),
+            &DescribeReport::default(),
+            &pages,
+        );
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].contains(": 2"), "{}", warnings[0]);
+    }
+
+    #[test]
+    fn hashing_a_missing_file_says_so() {
+        let err = hash_file(Path::new("/no/such/file.pdf"), "file.pdf").expect_err("missing");
+        assert!(err
+            .to_string()
+            .starts_with("file.pdf: cannot read the file"));
+    }
+}

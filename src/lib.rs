@@ -1,0 +1,22 @@
+//! PageTree engine: PDF libraries indexed as page trees, searched with adaptive
+//! hierarchical retrieval. The desktop shell and the CLI are thin layers over this crate.
+
+pub mod assets;
+pub mod catalog;
+pub mod describe;
+pub mod embed;
+pub mod error;
+pub mod eval;
+pub mod ingest;
+pub mod library;
+pub mod llm;
+pub mod pdf;
+pub mod plot;
+pub mod search;
+pub mod settings;
+pub mod store;
+pub mod text_clean;
+pub mod tree;
+
+pub use error::{Error, Result};
+pub use library::Library;

@@ -1,0 +1,310 @@
+//! A library: one folder holding the catalog (SQLite) and the vector index, opened by
+//! one process at a time.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tokio::sync::OnceCell;
+
+use crate::assets::Assets;
+use crate::catalog::{Catalog, DocumentRecord, DocumentStatus};
+use crate::describe::{Describer, LlmDescriber, LlmSettings};
+use crate::embed::{DenseEmbedder, SparseEmbedder};
+use crate::error::Result;
+use crate::settings::LibrarySettings;
+use crate::store::edge::EdgeStore;
+use crate::store::VectorStore;
+use crate::tree::Node;
+
+const CATALOG_FILE: &str = "catalog.sqlite";
+const INDEX_DIR: &str = "index";
+const LOCK_FILE: &str = "library.lock";
+const DIMENSION_SETTING: &str = "dense_dimension";
+
+#[derive(Debug, thiserror::Error)]
+pub enum LibraryError {
+    #[error("the library {path} is in use by another PageTree process{pid}; close it first (only one program can write a library at a time)")]
+    InUse { path: String, pid: String },
+    #[error("the library folder {path} cannot be used: {detail}")]
+    Folder { path: String, detail: String },
+    #[error("{0}")]
+    Settings(String),
+    #[error("the language model is not configured: set its URL and model (flags --llm-url/--llm-model or PAGETREE_LLM_URL/PAGETREE_LLM_MODEL)")]
+    NoLlm,
+    #[error("the language model failed: {0}")]
+    Llm(String),
+    #[error(
+        "the stored tree of `{name}` is broken: {detail}; delete the document and add it again"
+    )]
+    BrokenTree { name: String, detail: String },
+}
+
+/// How to open a library: where the assets are, and this run's overrides.
+#[derive(Debug, Clone, Default)]
+pub struct OpenOptions {
+    pub assets_dir: Option<PathBuf>,
+    pub model_dir: Option<PathBuf>,
+    /// LLM settings for this run (the API key is never stored).
+    pub llm: Option<LlmSettings>,
+}
+
+/// What start-up found and put right.
+#[derive(Debug, Clone, Default)]
+pub struct Recovery {
+    /// Documents whose ingestion was interrupted (a crash or a kill); their partial
+    /// points and rows were removed so they can be added again.
+    pub cleaned: Vec<String>,
+}
+
+pub struct Library {
+    root: PathBuf,
+    catalog: Catalog,
+    settings: LibrarySettings,
+    options: OpenOptions,
+    dense: OnceCell<Arc<DenseEmbedder>>,
+    sparse: OnceCell<Arc<SparseEmbedder>>,
+    store: OnceCell<Arc<dyn VectorStore>>,
+    assets: std::sync::OnceLock<Assets>,
+    _lock: File,
+}
+
+impl Library {
+    /// Opens (or creates) the library in `root` for reading and writing, and cleans up
+    /// any ingestion a previous process left half done.
+    pub async fn open(root: &Path, options: OpenOptions) -> Result<(Self, Recovery)> {
+        std::fs::create_dir_all(root).map_err(|err| LibraryError::Folder {
+            path: root.display().to_string(),
+            detail: err.to_string(),
+        })?;
+        let lock = acquire_lock(root)?;
+        let catalog = Catalog::open(&root.join(CATALOG_FILE)).await?;
+        let settings = LibrarySettings::load(&catalog).await?;
+        let library = Self {
+            root: root.to_path_buf(),
+            catalog,
+            settings,
+            options,
+            dense: OnceCell::new(),
+            sparse: OnceCell::new(),
+            store: OnceCell::new(),
+            assets: std::sync::OnceLock::new(),
+            _lock: lock,
+        };
+        let recovery = library.recover().await?;
+        Ok((library, recovery))
+    }
+
+    /// Opens only the catalog, without the lock: enough to list documents while
+    /// another process is ingesting.
+    pub async fn open_catalog(root: &Path) -> Result<Catalog> {
+        Ok(Catalog::open(&root.join(CATALOG_FILE)).await?)
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    pub fn settings(&self) -> &LibrarySettings {
+        &self.settings
+    }
+
+    /// Changes settings. The BM25 language cannot change once documents are indexed,
+    /// because their sparse vectors were stemmed for the old one.
+    pub async fn update_settings(&mut self, settings: LibrarySettings) -> Result<()> {
+        settings.validate().map_err(LibraryError::Settings)?;
+        if settings.bm25_language != self.settings.bm25_language
+            && !self.catalog.documents().await?.is_empty()
+        {
+            return Err(LibraryError::Settings(format!(
+                "the BM25 language is `{}` and cannot change once the library has documents; start a new library for `{}`",
+                self.settings.bm25_language, settings.bm25_language
+            ))
+            .into());
+        }
+        SparseEmbedder::new(&settings.bm25_language)?;
+        settings.save(&self.catalog).await?;
+        self.settings = settings;
+        self.sparse = OnceCell::new();
+        Ok(())
+    }
+
+    pub fn assets(&self) -> Result<&Assets> {
+        if let Some(assets) = self.assets.get() {
+            return Ok(assets);
+        }
+        let assets = Assets::locate(
+            self.options.assets_dir.as_deref(),
+            self.options.model_dir.as_deref(),
+        )?;
+        Ok(self.assets.get_or_init(|| assets))
+    }
+
+    pub async fn dense(&self) -> Result<Arc<DenseEmbedder>> {
+        let assets = self.assets()?.clone();
+        self.dense
+            .get_or_try_init(|| async move {
+                tokio::task::spawn_blocking(move || DenseEmbedder::load(&assets).map(Arc::new))
+                    .await
+                    .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))?
+                    .map_err(crate::Error::from)
+            })
+            .await
+            .cloned()
+    }
+
+    pub async fn sparse(&self) -> Result<Arc<SparseEmbedder>> {
+        let language = self.settings.bm25_language.clone();
+        self.sparse
+            .get_or_try_init(|| async move {
+                SparseEmbedder::new(&language)
+                    .map(Arc::new)
+                    .map_err(crate::Error::from)
+            })
+            .await
+            .cloned()
+    }
+
+    /// The vector index, created on first use with the embedding model's dimension.
+    pub async fn store(&self) -> Result<Arc<dyn VectorStore>> {
+        self.store
+            .get_or_try_init(|| async {
+                let dimension = match self.catalog.setting(DIMENSION_SETTING).await? {
+                    Some(stored) => stored.parse().unwrap_or(0),
+                    None => {
+                        let dimension = self.dense().await?.dimension();
+                        self.catalog
+                            .set_setting(DIMENSION_SETTING, &dimension.to_string())
+                            .await?;
+                        dimension
+                    }
+                };
+                let path = self.root.join(INDEX_DIR);
+                let store = tokio::task::spawn_blocking(move || EdgeStore::open(&path, dimension))
+                    .await
+                    .map_err(|err| crate::store::StoreError::Engine(err.to_string()))??;
+                Ok::<Arc<dyn VectorStore>, crate::Error>(Arc::new(store))
+            })
+            .await
+            .cloned()
+    }
+
+    /// The describer for this run: the LLM when one is configured, otherwise offline.
+    pub fn describer(&self) -> Result<Describer> {
+        match &self.options.llm {
+            Some(llm) => Ok(Describer::Llm(LlmDescriber::new(llm.clone())?)),
+            None => Ok(Describer::Extractive),
+        }
+    }
+
+    pub fn llm_settings(&self) -> Option<&LlmSettings> {
+        self.options.llm.as_ref()
+    }
+
+    pub async fn documents(&self) -> Result<Vec<DocumentRecord>> {
+        Ok(self.catalog.documents().await?)
+    }
+
+    /// A document and its whole tree, in id order (pages first, then parents).
+    pub async fn tree(&self, key: &str) -> Result<(DocumentRecord, Vec<Node>)> {
+        let document = self.catalog.resolve(key).await?;
+        if document.status != DocumentStatus::Ready {
+            return Ok((document, Vec::new()));
+        }
+        let nodes = self.store().await?.document_nodes(document.id).await?;
+        if let Err(detail) = crate::tree::check_invariants(&nodes, document.page_count.unwrap_or(0))
+        {
+            return Err(LibraryError::BrokenTree {
+                name: document.name,
+                detail,
+            }
+            .into());
+        }
+        Ok((document, nodes))
+    }
+
+    /// Removes a document's points first, then its rows: if we stop in between, the
+    /// catalog still knows the document and a second delete finishes the job.
+    pub async fn delete(&self, key: &str) -> Result<DocumentRecord> {
+        let document = self.catalog.resolve(key).await?;
+        if self.has_index().await? {
+            let store = self.store().await?;
+            store.delete_document(document.id).await?;
+            store.flush().await?;
+        }
+        self.catalog.delete_document(document.id).await?;
+        Ok(document)
+    }
+
+    async fn has_index(&self) -> Result<bool> {
+        Ok(self.store.initialized() || self.catalog.setting(DIMENSION_SETTING).await?.is_some())
+    }
+
+    async fn recover(&self) -> Result<Recovery> {
+        let interrupted = self
+            .catalog
+            .documents_with_status(DocumentStatus::Ingesting)
+            .await?;
+        let mut recovery = Recovery::default();
+        if interrupted.is_empty() {
+            return Ok(recovery);
+        }
+        let store = if self.has_index().await? {
+            Some(self.store().await?)
+        } else {
+            None
+        };
+        for document in interrupted {
+            tracing::warn!(document = %document.name, "cleaning up an interrupted ingestion");
+            if let Some(store) = &store {
+                store.delete_document(document.id).await?;
+            }
+            self.catalog.delete_document(document.id).await?;
+            recovery.cleaned.push(document.name);
+        }
+        if let Some(store) = &store {
+            store.flush().await?;
+        }
+        Ok(recovery)
+    }
+}
+
+fn acquire_lock(root: &Path) -> Result<File> {
+    let path = root.join(LOCK_FILE);
+    let folder_error = |err: std::io::Error| LibraryError::Folder {
+        path: root.display().to_string(),
+        detail: err.to_string(),
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(&path)
+        .map_err(folder_error)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let pid = std::fs::read_to_string(&path)
+                .ok()
+                .map(|pid| pid.trim().to_string())
+                .filter(|pid| !pid.is_empty())
+                .map(|pid| format!(" (process {pid})"))
+                .unwrap_or_default();
+            return Err(LibraryError::InUse {
+                path: root.display().to_string(),
+                pid,
+            }
+            .into());
+        }
+        Err(std::fs::TryLockError::Error(err)) => return Err(folder_error(err).into()),
+    }
+    file.set_len(0).map_err(folder_error)?;
+    write!(file, "{}", std::process::id()).map_err(folder_error)?;
+    Ok(file)
+}

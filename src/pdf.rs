@@ -1,0 +1,181 @@
+//! Reads the text of every page of a PDF through pdfium.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use pdfium_render::prelude::{PdfDocument, Pdfium, PdfiumError, PdfiumInternalError};
+
+use crate::text_clean::{clean_page_text, has_text_layer};
+
+/// A document longer than this is refused rather than ingested for hours; it is a
+/// setting so that a user with a genuinely huge file can raise it.
+pub const DEFAULT_MAX_PAGES: u32 = 5_000;
+
+#[derive(Debug, thiserror::Error)]
+pub enum PdfError {
+    #[error("{file}: cannot read the file: {source}")]
+    Unreadable {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{file}: the file is empty (0 bytes)")]
+    EmptyFile { file: String },
+    #[error("{file}: this is not a PDF (it does not start with a PDF header)")]
+    NotAPdf { file: String },
+    #[error("{file}: the PDF is encrypted with a password; remove the password and add it again")]
+    Encrypted { file: String },
+    #[error("{file}: the PDF is damaged or truncated and cannot be opened ({detail})")]
+    Corrupt { file: String, detail: String },
+    #[error("{file}: the PDF has no pages")]
+    NoPages { file: String },
+    #[error("{file}: the PDF has {pages} pages, more than the limit of {limit} (raise `max_pages` in settings to ingest it)")]
+    TooManyPages {
+        file: String,
+        pages: u32,
+        limit: u32,
+    },
+    #[error("PDFium could not be loaded from {path}: {detail}")]
+    PdfiumUnavailable { path: PathBuf, detail: String },
+}
+
+/// One page's cleaned text. `number` is 1-based, as people count pages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageText {
+    pub number: u32,
+    pub text: String,
+    /// False for a page with no extractable text (a scan or a blank page): kept and
+    /// flagged, never dropped, so that page numbers stay true.
+    pub has_text: bool,
+}
+
+static PDFIUM: OnceLock<Mutex<Pdfium>> = OnceLock::new();
+
+/// Binds pdfium once per process. pdfium is not thread-safe, so every call goes through
+/// one lock.
+fn pdfium(library: &Path) -> Result<&'static Mutex<Pdfium>, PdfError> {
+    if let Some(bound) = PDFIUM.get() {
+        return Ok(bound);
+    }
+    let bindings = Pdfium::bind_to_library(library).map_err(|err| PdfError::PdfiumUnavailable {
+        path: library.to_path_buf(),
+        detail: err.to_string(),
+    })?;
+    Ok(PDFIUM.get_or_init(|| Mutex::new(Pdfium::new(bindings))))
+}
+
+/// Extracts and cleans the text of every page of `path`.
+pub fn extract_pages(
+    pdfium_library: &Path,
+    path: &Path,
+    max_pages: u32,
+) -> Result<Vec<PageText>, PdfError> {
+    let file = display_name(path);
+    check_header(path, &file)?;
+    let pdfium = pdfium(pdfium_library)?;
+    // A poisoned lock only means another extraction panicked; pdfium itself is intact.
+    let pdfium = pdfium
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let document = pdfium
+        .load_pdf_from_file(path, None)
+        .map_err(|err| open_error(&file, err))?;
+    read_pages(&document, &file, max_pages)
+}
+
+fn read_pages(
+    document: &PdfDocument,
+    file: &str,
+    max_pages: u32,
+) -> Result<Vec<PageText>, PdfError> {
+    let pages = document.pages();
+    let count = u32::try_from(pages.len()).unwrap_or(0);
+    if count == 0 {
+        return Err(PdfError::NoPages {
+            file: file.to_string(),
+        });
+    }
+    if count > max_pages {
+        return Err(PdfError::TooManyPages {
+            file: file.to_string(),
+            pages: count,
+            limit: max_pages,
+        });
+    }
+    let mut out = Vec::with_capacity(count as usize);
+    for (index, page) in pages.iter().enumerate() {
+        let raw = page
+            .text()
+            .map(|text| text.all())
+            .map_err(|err| PdfError::Corrupt {
+                file: file.to_string(),
+                detail: format!("page {}: {err}", index + 1),
+            })?;
+        let text = clean_page_text(&raw);
+        out.push(PageText {
+            number: index as u32 + 1,
+            has_text: has_text_layer(&text),
+            text,
+        });
+    }
+    Ok(out)
+}
+
+fn check_header(path: &Path, file: &str) -> Result<(), PdfError> {
+    let unreadable = |source| PdfError::Unreadable {
+        file: file.to_string(),
+        source,
+    };
+    let mut head = Vec::with_capacity(1024);
+    std::fs::File::open(path)
+        .map_err(unreadable)?
+        .take(1024)
+        .read_to_end(&mut head)
+        .map_err(unreadable)?;
+    if head.is_empty() {
+        return Err(PdfError::EmptyFile {
+            file: file.to_string(),
+        });
+    }
+    // The PDF spec allows junk before the header; readers look in the first 1 KiB.
+    if !head.windows(5).any(|window| window == b"%PDF-") {
+        return Err(PdfError::NotAPdf {
+            file: file.to_string(),
+        });
+    }
+    Ok(())
+}
+
+fn open_error(file: &str, err: PdfiumError) -> PdfError {
+    match err {
+        PdfiumError::PdfiumLibraryInternalError(
+            PdfiumInternalError::PasswordError | PdfiumInternalError::SecurityError,
+        ) => PdfError::Encrypted {
+            file: file.to_string(),
+        },
+        other => PdfError::Corrupt {
+            file: file.to_string(),
+            detail: describe_pdfium_error(&other),
+        },
+    }
+}
+
+fn describe_pdfium_error(err: &PdfiumError) -> String {
+    match err {
+        PdfiumError::PdfiumLibraryInternalError(PdfiumInternalError::FormatError) => {
+            "its structure is not valid PDF".to_string()
+        }
+        PdfiumError::PdfiumLibraryInternalError(PdfiumInternalError::FileError) => {
+            "the file could not be read".to_string()
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+/// The file name shown to people: the last path component.
+pub fn display_name(path: &Path) -> String {
+    path.file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}

@@ -1,0 +1,89 @@
+//! Retrieval strategies over the page trees, all on hybrid (dense + BM25) scores fused
+//! by RRF, each returning the selected nodes, the context they make, and a trace.
+
+pub mod context;
+mod execute;
+pub mod knee;
+pub mod proxy;
+pub mod run;
+pub mod strategy;
+pub mod walk;
+
+use serde::{Deserialize, Serialize};
+
+pub use context::{Context, ContextPage};
+pub use strategy::Strategy;
+
+use crate::store::{Fusion, ScoredNode};
+
+/// RRF `k` is a setting because it shapes the score curve the knee is cut on.
+/// Qdrant's default (and the reference implementation's) is 2; the article quotes 60.
+pub const DEFAULT_RRF_K: usize = 2;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SearchSettings {
+    pub fusion: Fusion,
+    /// Largest context, in LLM tokens; the lowest-scored nodes go first.
+    pub token_budget: Option<usize>,
+    /// Restrict the search to these documents (ids); all ready documents otherwise.
+    pub documents: Option<Vec<i64>>,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        Self {
+            fusion: Fusion {
+                rrf_k: DEFAULT_RRF_K,
+                dense_weight: 1.0,
+                sparse_weight: 1.0,
+            },
+            token_budget: None,
+            documents: None,
+        }
+    }
+}
+
+/// One step of a search, as the UI draws it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TraceStep {
+    pub label: String,
+    /// Every candidate ranked in this step, best first.
+    pub candidates: Vec<ScoredNode>,
+    /// Where the knee was found in `candidates`, for the knee strategies.
+    pub knee_index: Option<usize>,
+    /// How many candidates survived the cut (all of them when there is no cut).
+    pub kept: usize,
+    pub eliminated: Vec<u64>,
+    /// The beam (or selection) after this step.
+    pub beam: Vec<u64>,
+}
+
+/// A node the strategy chose, with what a person needs to cite it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SelectedNode {
+    pub id: u64,
+    pub doc_id: i64,
+    pub file_name: String,
+    pub level: u32,
+    pub page_start: u32,
+    pub page_end: u32,
+    pub score: f32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SearchResult {
+    pub question: String,
+    pub strategy: Strategy,
+    pub settings: SearchSettings,
+    pub selected: Vec<SelectedNode>,
+    pub context: Context,
+    /// Time to embed the question.
+    pub embed_ms: f64,
+    /// Time of the search itself, without embedding.
+    pub search_ms: f64,
+    /// Everything: embedding, search and context assembly.
+    pub latency_ms: f64,
+    pub store_queries: usize,
+    pub trace: Vec<TraceStep>,
+    pub stopped_because: String,
+}

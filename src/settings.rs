@@ -1,0 +1,101 @@
+//! Library settings, kept in the catalog so that every run over a library (CLI or app)
+//! indexes and searches it the same way.
+
+use serde::{Deserialize, Serialize};
+
+use crate::catalog::{Catalog, CatalogError};
+use crate::pdf::DEFAULT_MAX_PAGES;
+use crate::tree::{DEFAULT_GROUP_WIDTH, MAX_GROUP_WIDTH, MIN_GROUP_WIDTH};
+
+pub const DEFAULT_BM25_LANGUAGE: &str = "english";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LibrarySettings {
+    /// Children per parent in the page tree (3–5).
+    pub group_width: usize,
+    /// Stemmer and stop words for BM25; fixed once the library holds documents.
+    pub bm25_language: String,
+    pub max_pages: u32,
+    /// Add a page's full text to its BM25 vector, not only its description.
+    pub index_leaf_text: bool,
+    /// OpenAI-compatible endpoint for descriptions and answers; none means offline.
+    pub llm_base_url: Option<String>,
+    pub llm_model: Option<String>,
+}
+
+impl Default for LibrarySettings {
+    fn default() -> Self {
+        Self {
+            group_width: DEFAULT_GROUP_WIDTH,
+            bm25_language: DEFAULT_BM25_LANGUAGE.to_string(),
+            max_pages: DEFAULT_MAX_PAGES,
+            index_leaf_text: false,
+            llm_base_url: None,
+            llm_model: None,
+        }
+    }
+}
+
+const SETTINGS_KEY: &str = "library_settings";
+
+impl LibrarySettings {
+    pub async fn load(catalog: &Catalog) -> Result<Self, CatalogError> {
+        Ok(catalog
+            .setting(SETTINGS_KEY)
+            .await?
+            .and_then(|json| serde_json::from_str(&json).ok())
+            .unwrap_or_default())
+    }
+
+    pub async fn save(&self, catalog: &Catalog) -> Result<(), CatalogError> {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        catalog.set_setting(SETTINGS_KEY, &json).await
+    }
+
+    /// Checks the values a person can type; returns the problem in words.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(MIN_GROUP_WIDTH..=MAX_GROUP_WIDTH).contains(&self.group_width) {
+            return Err(format!(
+                "the group width must be between {MIN_GROUP_WIDTH} and {MAX_GROUP_WIDTH}, not {}",
+                self.group_width
+            ));
+        }
+        if self.max_pages == 0 {
+            return Err("the page limit must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn settings_persist_in_the_catalog() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let catalog = Catalog::open(&dir.path().join("c.sqlite"))
+            .await
+            .expect("open");
+        assert_eq!(
+            LibrarySettings::load(&catalog).await.expect("load"),
+            LibrarySettings::default()
+        );
+        let custom = LibrarySettings {
+            group_width: 3,
+            bm25_language: "russian".into(),
+            ..LibrarySettings::default()
+        };
+        custom.save(&catalog).await.expect("save");
+        assert_eq!(LibrarySettings::load(&catalog).await.expect("load"), custom);
+    }
+
+    #[test]
+    fn rejects_a_width_outside_three_to_five() {
+        let settings = LibrarySettings {
+            group_width: 7,
+            ..LibrarySettings::default()
+        };
+        assert!(settings.validate().unwrap_err().contains("between 3 and 5"));
+    }
+}

@@ -1,0 +1,389 @@
+//! The embedded store: Qdrant's in-process engine (qdrant-edge), one folder per library.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ahash::AHashSet;
+use async_trait::async_trait;
+use qdrant_edge::external::ordered_float::OrderedFloat;
+use qdrant_edge::{
+    Condition, CreateIndex, Distance, EdgeConfigBuilder, EdgeShard, EdgeSparseVectorParamsBuilder,
+    EdgeVectorParamsBuilder, FieldCondition, FieldIndexOperations, Filter, Fusion as EdgeFusion,
+    HasIdCondition, Match, Modifier, NamedQuery, OperationError, PayloadFieldSchema,
+    PayloadSchemaType, PointId, PointInsertOperations, PointOperations, Prefetch, QueryEnum,
+    QueryRequest, ScoringQuery, ScrollRequest, SparseVector, UpdateOperation, ValueVariants,
+    VectorInternal, VectorPersisted, VectorStructPersisted, WithPayloadInterface, WithVector,
+};
+
+use super::{
+    Candidates, Fusion, IndexedNode, QueryVectors, ScoredNode, StoreError, VectorStore,
+    DENSE_VECTOR, SPARSE_VECTOR,
+};
+use crate::tree::Node;
+
+const INDEXED_FIELDS: [&str; 4] = ["id", "parent_id", "doc_id", "level"];
+const UPSERT_BATCH: usize = 256;
+const SCROLL_PAGE: usize = 1_024;
+
+pub struct EdgeStore {
+    shard: Arc<EdgeShard>,
+    path: PathBuf,
+}
+
+impl EdgeStore {
+    /// Opens the index in `path`, creating it for `dimension`-sized dense vectors when
+    /// the folder holds none yet.
+    pub fn open(path: &Path, dimension: usize) -> Result<Self, StoreError> {
+        let open_error = |err: OperationError| StoreError::Open {
+            path: path.display().to_string(),
+            detail: err.to_string(),
+        };
+        std::fs::create_dir_all(path).map_err(|err| StoreError::Open {
+            path: path.display().to_string(),
+            detail: err.to_string(),
+        })?;
+        let fresh = !path.join("edge_config.json").exists();
+        let shard = if fresh {
+            let config = EdgeConfigBuilder::new()
+                .vector(
+                    DENSE_VECTOR,
+                    EdgeVectorParamsBuilder::new(dimension, Distance::Cosine).build(),
+                )
+                .sparse_vector(
+                    SPARSE_VECTOR,
+                    EdgeSparseVectorParamsBuilder::new()
+                        .modifier(Modifier::Idf)
+                        .build(),
+                )
+                .build();
+            let shard = EdgeShard::new(path, config).map_err(open_error)?;
+            for field in INDEXED_FIELDS {
+                let field_name = field
+                    .try_into()
+                    .map_err(|_| StoreError::Engine(format!("bad field name {field}")))?;
+                shard
+                    .update(UpdateOperation::FieldIndexOperation(
+                        FieldIndexOperations::CreateIndex(CreateIndex {
+                            field_name,
+                            field_schema: Some(PayloadFieldSchema::FieldType(
+                                PayloadSchemaType::Integer,
+                            )),
+                        }),
+                    ))
+                    .map_err(engine)?;
+            }
+            shard
+        } else {
+            EdgeShard::load(path, None).map_err(open_error)?
+        };
+        let stored = shard
+            .config()
+            .vectors
+            .get(DENSE_VECTOR)
+            .map(|params| params.size)
+            .unwrap_or(dimension);
+        if stored != dimension {
+            return Err(StoreError::DimensionMismatch {
+                stored,
+                model: dimension,
+            });
+        }
+        Ok(Self {
+            shard: Arc::new(shard),
+            path: path.to_path_buf(),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    async fn blocking<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&EdgeShard) -> Result<T, StoreError> + Send + 'static,
+    {
+        let shard = Arc::clone(&self.shard);
+        tokio::task::spawn_blocking(move || work(&shard))
+            .await
+            .map_err(|err| StoreError::Engine(format!("the index worker stopped: {err}")))?
+    }
+
+    fn scroll_all(shard: &EdgeShard, filter: Filter) -> Result<Vec<Node>, StoreError> {
+        let mut nodes = Vec::new();
+        let mut offset = None;
+        loop {
+            let (records, next) = shard
+                .scroll(ScrollRequest {
+                    offset,
+                    limit: Some(SCROLL_PAGE),
+                    filter: Some(filter.clone()),
+                    with_payload: Some(WithPayloadInterface::Bool(true)),
+                    with_vector: WithVector::Bool(false),
+                    order_by: None,
+                })
+                .map_err(engine)?;
+            for record in records {
+                nodes.push(payload_to_node(record.payload)?);
+            }
+            match next {
+                Some(next) => offset = Some(next),
+                None => break,
+            }
+        }
+        nodes.sort_by_key(|node| node.id);
+        Ok(nodes)
+    }
+}
+
+#[async_trait]
+impl VectorStore for EdgeStore {
+    async fn upsert(&self, nodes: Vec<IndexedNode>) -> Result<(), StoreError> {
+        self.blocking(move |shard| {
+            for chunk in nodes.chunks(UPSERT_BATCH) {
+                let points = chunk.iter().map(to_point).collect::<Result<Vec<_>, _>>()?;
+                shard
+                    .update(UpdateOperation::PointOperation(
+                        PointOperations::UpsertPoints(PointInsertOperations::PointsList(points)),
+                    ))
+                    .map_err(engine)?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn delete_document(&self, doc_id: i64) -> Result<(), StoreError> {
+        self.blocking(move |shard| {
+            shard
+                .update(UpdateOperation::PointOperation(
+                    PointOperations::DeletePointsByFilter(doc_filter(doc_id)?),
+                ))
+                .map_err(engine)
+        })
+        .await
+    }
+
+    async fn document_nodes(&self, doc_id: i64) -> Result<Vec<Node>, StoreError> {
+        self.blocking(move |shard| Self::scroll_all(shard, doc_filter(doc_id)?))
+            .await
+    }
+
+    async fn nodes(&self, ids: &[u64]) -> Result<Vec<Node>, StoreError> {
+        let ids: Vec<PointId> = ids.iter().map(|&id| PointId::NumId(id)).collect();
+        self.blocking(move |shard| {
+            shard
+                .retrieve(&ids, Some(WithPayloadInterface::Bool(true)), None)
+                .map_err(engine)?
+                .into_iter()
+                .map(|record| payload_to_node(record.payload))
+                .collect()
+        })
+        .await
+    }
+
+    async fn count(&self, doc_id: Option<i64>) -> Result<usize, StoreError> {
+        self.blocking(move |shard| {
+            let filter = doc_id.map(doc_filter).transpose()?;
+            shard
+                .count(qdrant_edge::CountRequest {
+                    filter,
+                    exact: true,
+                })
+                .map_err(engine)
+        })
+        .await
+    }
+
+    async fn flush(&self) -> Result<(), StoreError> {
+        // EdgeShard::flush panics if the WAL is busy; only one writer uses it at a time
+        // (the library lock and `&self` ordering guarantee that), so run it off the runtime.
+        self.blocking(|shard| {
+            shard.flush();
+            Ok(())
+        })
+        .await
+    }
+
+    async fn optimize(&self) -> Result<(), StoreError> {
+        self.blocking(|shard| shard.optimize().map(|_| ()).map_err(engine))
+            .await
+    }
+
+    async fn hybrid_scores(
+        &self,
+        query: &QueryVectors,
+        candidates: &Candidates,
+        limit: usize,
+        fusion: Fusion,
+    ) -> Result<Vec<ScoredNode>, StoreError> {
+        let filter = candidates_filter(candidates)?;
+        let prefetch_limit = match candidates {
+            Candidates::Ids(ids) => ids.len().max(1),
+            Candidates::LeavesOf(_) | Candidates::Sections(_) => limit.max(1),
+        };
+        let sparse = SparseVector {
+            indices: query.sparse.indices.clone(),
+            values: query.sparse.values.clone(),
+        };
+        let request = QueryRequest {
+            prefetches: vec![
+                prefetch(
+                    VectorInternal::from(query.dense.clone()),
+                    DENSE_VECTOR,
+                    prefetch_limit,
+                    filter.clone(),
+                ),
+                prefetch(
+                    VectorInternal::from(sparse),
+                    SPARSE_VECTOR,
+                    prefetch_limit,
+                    filter,
+                ),
+            ],
+            query: Some(ScoringQuery::Fusion(EdgeFusion::Rrf {
+                k: fusion.rrf_k,
+                weights: Some(vec![
+                    OrderedFloat(fusion.dense_weight),
+                    OrderedFloat(fusion.sparse_weight),
+                ]),
+            })),
+            filter: None,
+            score_threshold: None,
+            limit,
+            offset: 0,
+            params: None,
+            with_vector: WithVector::Bool(false),
+            with_payload: WithPayloadInterface::Bool(false),
+        };
+        let shard = Arc::clone(&self.shard);
+        let points = shard.query(request).map_err(engine)?;
+        points
+            .into_iter()
+            .map(|point| match point.id {
+                PointId::NumId(id) => Ok(ScoredNode {
+                    id,
+                    score: point.score,
+                }),
+                other => Err(StoreError::BadPayload(format!(
+                    "unexpected point id {other}"
+                ))),
+            })
+            .collect()
+    }
+}
+
+fn prefetch(vector: VectorInternal, using: &str, limit: usize, filter: Filter) -> Prefetch {
+    Prefetch {
+        prefetches: Vec::new(),
+        query: Some(ScoringQuery::Vector(QueryEnum::Nearest(NamedQuery {
+            query: vector,
+            using: Some(using.to_string()),
+        }))),
+        limit,
+        params: None,
+        filter: Some(filter),
+        score_threshold: None,
+    }
+}
+
+fn candidates_filter(candidates: &Candidates) -> Result<Filter, StoreError> {
+    match candidates {
+        Candidates::Ids(ids) => {
+            let set: AHashSet<PointId> = ids.iter().map(|&id| PointId::NumId(id)).collect();
+            Ok(Filter::new_must(Condition::HasId(HasIdCondition::from(
+                set,
+            ))))
+        }
+        Candidates::LeavesOf(doc_ids) => {
+            let docs = documents_condition(doc_ids)?;
+            // Leaves are the nodes nobody lists as a parent: level 0 in the payload.
+            let leaves = Condition::Field(FieldCondition::new_match(
+                field("level")?,
+                Match::new_value(ValueVariants::Integer(0)),
+            ));
+            Ok(Filter {
+                should: None,
+                min_should: None,
+                must: Some(vec![docs, leaves]),
+                must_not: None,
+            })
+        }
+        Candidates::Sections(doc_ids) => {
+            let docs = documents_condition(doc_ids)?;
+            // Parents have level 1 or more; a one-page document's root is its only page.
+            let parent = Condition::Field(FieldCondition::new_match(
+                field("level")?,
+                Match::new_any(qdrant_edge::AnyVariants::Integers((1..=64).collect())),
+            ));
+            let root = Condition::Field(FieldCondition::new_match(
+                field("parent_id")?,
+                Match::new_value(ValueVariants::Integer(crate::tree::ROOT_PARENT)),
+            ));
+            Ok(Filter {
+                should: Some(vec![parent, root]),
+                min_should: None,
+                must: Some(vec![docs]),
+                must_not: None,
+            })
+        }
+    }
+}
+
+fn documents_condition(doc_ids: &[i64]) -> Result<Condition, StoreError> {
+    Ok(Condition::Field(FieldCondition::new_match(
+        field("doc_id")?,
+        Match::new_any(qdrant_edge::AnyVariants::Integers(
+            doc_ids.iter().copied().collect(),
+        )),
+    )))
+}
+
+fn doc_filter(doc_id: i64) -> Result<Filter, StoreError> {
+    Ok(Filter::new_must(Condition::Field(
+        FieldCondition::new_match(
+            field("doc_id")?,
+            Match::new_value(ValueVariants::Integer(doc_id)),
+        ),
+    )))
+}
+
+fn field(name: &str) -> Result<qdrant_edge::JsonPath, StoreError> {
+    name.try_into()
+        .map_err(|_| StoreError::Engine(format!("bad field name {name}")))
+}
+
+fn to_point(indexed: &IndexedNode) -> Result<qdrant_edge::PointStructPersisted, StoreError> {
+    let payload = match serde_json::to_value(&indexed.node) {
+        Ok(serde_json::Value::Object(map)) => qdrant_edge::Payload(map),
+        Ok(_) | Err(_) => return Err(StoreError::BadPayload("a node is not a JSON object".into())),
+    };
+    let sparse = SparseVector::new(
+        indexed.sparse.indices.clone(),
+        indexed.sparse.values.clone(),
+    )
+    .map_err(|err| StoreError::Engine(format!("bad sparse vector: {err}")))?;
+    let vectors = HashMap::from([
+        (
+            DENSE_VECTOR.to_string(),
+            VectorPersisted::Dense(indexed.dense.clone()),
+        ),
+        (SPARSE_VECTOR.to_string(), VectorPersisted::Sparse(sparse)),
+    ]);
+    Ok(qdrant_edge::PointStructPersisted {
+        id: PointId::NumId(indexed.node.id),
+        vector: VectorStructPersisted::Named(vectors),
+        payload: Some(payload),
+    })
+}
+
+fn payload_to_node(payload: Option<qdrant_edge::Payload>) -> Result<Node, StoreError> {
+    let map = payload.ok_or_else(|| StoreError::BadPayload("a point has no payload".into()))?;
+    serde_json::from_value(serde_json::Value::Object(map.0))
+        .map_err(|err| StoreError::BadPayload(err.to_string()))
+}
+
+fn engine(err: OperationError) -> StoreError {
+    StoreError::Engine(err.to_string())
+}

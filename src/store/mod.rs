@@ -1,0 +1,103 @@
+//! Where the nodes' vectors live. The embedded engine (qdrant-edge) is the default; a
+//! remote Qdrant server implements the same trait.
+
+pub mod edge;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+use crate::tree::Node;
+
+pub const DENSE_VECTOR: &str = "dense";
+pub const SPARSE_VECTOR: &str = "sparse";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("the vector index at {path} cannot be opened: {detail}")]
+    Open { path: String, detail: String },
+    #[error("this library was indexed with {stored}-dimensional vectors but the embedding model gives {model}; use the model the library was built with, or start a new library")]
+    DimensionMismatch { stored: usize, model: usize },
+    #[error("the vector index failed: {0}")]
+    Engine(String),
+    #[error("a stored point is not a PageTree node: {0}")]
+    BadPayload(String),
+}
+
+/// A sparse vector in our own terms, so callers need not know the engine's types.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Sparse {
+    pub indices: Vec<u32>,
+    pub values: Vec<f32>,
+}
+
+impl From<qdrant_edge::SparseVector> for Sparse {
+    fn from(vector: qdrant_edge::SparseVector) -> Self {
+        Self {
+            indices: vector.indices,
+            values: vector.values,
+        }
+    }
+}
+
+/// A node with the two vectors it is found by.
+#[derive(Debug, Clone)]
+pub struct IndexedNode {
+    pub node: Node,
+    pub dense: Vec<f32>,
+    pub sparse: Sparse,
+}
+
+/// The query, embedded once per search.
+#[derive(Debug, Clone)]
+pub struct QueryVectors {
+    pub dense: Vec<f32>,
+    pub sparse: Sparse,
+}
+
+/// How dense and sparse ranks are fused.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Fusion {
+    /// RRF's `k`: `score = Σ w / (k + rank)`, ranks from 0.
+    pub rrf_k: usize,
+    pub dense_weight: f32,
+    pub sparse_weight: f32,
+}
+
+/// Which points one scoring step may rank.
+#[derive(Debug, Clone)]
+pub enum Candidates {
+    /// Exactly these node ids.
+    Ids(Vec<u64>),
+    /// Every page (leaf) of these documents.
+    LeavesOf(Vec<i64>),
+    /// Every section summary (parents and roots) of these documents.
+    Sections(Vec<i64>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoredNode {
+    pub id: u64,
+    pub score: f32,
+}
+
+#[async_trait]
+pub trait VectorStore: Send + Sync {
+    async fn upsert(&self, nodes: Vec<IndexedNode>) -> Result<(), StoreError>;
+    async fn delete_document(&self, doc_id: i64) -> Result<(), StoreError>;
+    /// Every node of a document, in id order.
+    async fn document_nodes(&self, doc_id: i64) -> Result<Vec<Node>, StoreError>;
+    async fn nodes(&self, ids: &[u64]) -> Result<Vec<Node>, StoreError>;
+    async fn count(&self, doc_id: Option<i64>) -> Result<usize, StoreError>;
+    /// Makes everything written so far durable.
+    async fn flush(&self) -> Result<(), StoreError>;
+    /// Builds search indexes after bulk writes.
+    async fn optimize(&self) -> Result<(), StoreError>;
+    /// One hybrid query: dense and sparse prefetches over `candidates`, fused by RRF.
+    async fn hybrid_scores(
+        &self,
+        query: &QueryVectors,
+        candidates: &Candidates,
+        limit: usize,
+        fusion: Fusion,
+    ) -> Result<Vec<ScoredNode>, StoreError>;
+}

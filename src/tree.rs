@@ -1,0 +1,337 @@
+//! The page tree of one document: leaves are pages, each parent groups `width`
+//! consecutive nodes, and the single root has `parent_id = -1`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::describe::{DescribeReport, Describer, Description, TermStats};
+
+pub const ROOT_PARENT: i64 = -1;
+pub const MIN_GROUP_WIDTH: usize = 3;
+pub const MAX_GROUP_WIDTH: usize = 5;
+/// Four children per parent keeps trees shallow (a 300-page filing is 5 levels deep)
+/// while each summary still covers few enough pages to stay specific.
+pub const DEFAULT_GROUP_WIDTH: usize = 4;
+/// Bits of a node id that number the nodes inside their document; the rest hold the
+/// document id, so ids are unique across a library without a counter.
+const LOCAL_ID_BITS: u32 = 24;
+
+/// One node of a document tree, exactly as it is stored as a point's payload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Node {
+    pub id: u64,
+    pub doc_id: i64,
+    pub file_name: String,
+    pub parent_id: i64,
+    pub child_ids: Vec<u64>,
+    /// 0 for pages; a parent is one above its highest child.
+    pub level: u32,
+    /// 1-based and inclusive.
+    pub page_start: u32,
+    pub page_end: u32,
+    pub description: String,
+    pub keywords: Vec<String>,
+}
+
+impl Node {
+    pub fn is_root(&self) -> bool {
+        self.parent_id == ROOT_PARENT
+    }
+
+    pub fn is_leaf(&self) -> bool {
+        self.child_ids.is_empty()
+    }
+}
+
+pub fn node_id(doc_id: i64, local_index: usize) -> u64 {
+    ((doc_id as u64) << LOCAL_ID_BITS) | local_index as u64
+}
+
+pub fn doc_id_of(node_id: u64) -> i64 {
+    (node_id >> LOCAL_ID_BITS) as i64
+}
+
+/// How many nodes one document may have (pages and parents together).
+pub const MAX_NODES_PER_DOCUMENT: usize = 1 << LOCAL_ID_BITS;
+
+/// One step of grouping a level into the next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Group {
+    /// A new parent over these consecutive positions of the level.
+    Parent(std::ops::Range<usize>),
+    /// A single leftover node moves up unchanged.
+    Carried(usize),
+}
+
+/// Splits a level of `len` nodes into consecutive groups of `width`.
+pub fn group_level(len: usize, width: usize) -> Vec<Group> {
+    let width = width.clamp(MIN_GROUP_WIDTH, MAX_GROUP_WIDTH);
+    let mut groups = Vec::new();
+    let mut start = 0;
+    while start < len {
+        let end = (start + width).min(len);
+        if end - start == 1 {
+            groups.push(Group::Carried(start));
+        } else {
+            groups.push(Group::Parent(start..end));
+        }
+        start = end;
+    }
+    groups
+}
+
+/// Builds the whole tree of one document from its page descriptions. Parents are
+/// described from their children's descriptions; their keywords are the union of the
+/// children's, in order of first appearance.
+pub async fn build_tree(
+    doc_id: i64,
+    file_name: &str,
+    pages: Vec<Description>,
+    width: usize,
+    describer: &Describer,
+    stats: &TermStats,
+) -> (Vec<Node>, DescribeReport) {
+    let mut nodes: Vec<Node> = pages
+        .into_iter()
+        .enumerate()
+        .map(|(index, page)| Node {
+            id: node_id(doc_id, index),
+            doc_id,
+            file_name: file_name.to_string(),
+            parent_id: ROOT_PARENT,
+            child_ids: Vec::new(),
+            level: 0,
+            page_start: index as u32 + 1,
+            page_end: index as u32 + 1,
+            description: page.description,
+            keywords: page.keywords,
+        })
+        .collect();
+    let mut report = DescribeReport::default();
+    let mut level: Vec<usize> = (0..nodes.len()).collect();
+    while level.len() > 1 {
+        let groups = group_level(level.len(), width);
+        let texts: Vec<Vec<&str>> = groups
+            .iter()
+            .filter_map(|group| match group {
+                Group::Parent(range) => Some(
+                    level[range.clone()]
+                        .iter()
+                        .map(|&i| nodes[i].description.as_str())
+                        .collect(),
+                ),
+                Group::Carried(_) => None,
+            })
+            .collect();
+        let (summaries, step_report) = describer.summarise_groups(&texts, stats).await;
+        report.fallbacks += step_report.fallbacks;
+        report.last_error = step_report.last_error.or(report.last_error);
+        let mut summaries = summaries.into_iter();
+        let mut next_level = Vec::with_capacity(groups.len());
+        for group in groups {
+            match group {
+                Group::Carried(position) => next_level.push(level[position]),
+                Group::Parent(range) => {
+                    let children: Vec<usize> = level[range].to_vec();
+                    let parent_index = nodes.len();
+                    let parent = parent_of(
+                        node_id(doc_id, parent_index),
+                        &children.iter().map(|&i| &nodes[i]).collect::<Vec<_>>(),
+                        summaries.next().unwrap_or_default(),
+                    );
+                    for &child in &children {
+                        nodes[child].parent_id = parent.id as i64;
+                    }
+                    nodes.push(parent);
+                    next_level.push(parent_index);
+                }
+            }
+        }
+        level = next_level;
+    }
+    (nodes, report)
+}
+
+fn parent_of(id: u64, children: &[&Node], description: String) -> Node {
+    let mut keywords: Vec<String> = Vec::new();
+    for child in children {
+        for keyword in &child.keywords {
+            if !keywords.contains(keyword) {
+                keywords.push(keyword.clone());
+            }
+        }
+    }
+    Node {
+        id,
+        doc_id: children[0].doc_id,
+        file_name: children[0].file_name.clone(),
+        parent_id: ROOT_PARENT,
+        child_ids: children.iter().map(|c| c.id).collect(),
+        level: children.iter().map(|c| c.level).max().unwrap_or(0) + 1,
+        page_start: children.iter().map(|c| c.page_start).min().unwrap_or(1),
+        page_end: children.iter().map(|c| c.page_end).max().unwrap_or(1),
+        description,
+        keywords,
+    }
+}
+
+/// Checks the invariants every stored tree must hold; returns what is wrong, in words.
+pub fn check_invariants(nodes: &[Node], page_count: u32) -> Result<(), String> {
+    use std::collections::HashMap;
+    let by_id: HashMap<u64, &Node> = nodes.iter().map(|n| (n.id, n)).collect();
+    let roots: Vec<&Node> = nodes.iter().filter(|n| n.is_root()).collect();
+    if roots.len() != 1 {
+        return Err(format!("{} roots instead of one", roots.len()));
+    }
+    let mut covered = vec![0u32; page_count as usize];
+    for node in nodes {
+        if !node.is_root() {
+            let parent = by_id.get(&(node.parent_id as u64)).ok_or_else(|| {
+                format!("node {} has a missing parent {}", node.id, node.parent_id)
+            })?;
+            if !parent.child_ids.contains(&node.id) {
+                return Err(format!(
+                    "parent {} does not list child {}",
+                    parent.id, node.id
+                ));
+            }
+            if node.page_start < parent.page_start || node.page_end > parent.page_end {
+                return Err(format!("node {} pages lie outside its parent's", node.id));
+            }
+            if let Some(missing) = node.keywords.iter().find(|k| !parent.keywords.contains(k)) {
+                return Err(format!(
+                    "parent {} lacks its child's keyword {missing:?}",
+                    parent.id
+                ));
+            }
+        }
+        if node.is_leaf() {
+            if node.page_start != node.page_end {
+                return Err(format!("leaf {} spans more than one page", node.id));
+            }
+            let index = node.page_start as usize - 1;
+            let slot = covered.get_mut(index).ok_or_else(|| {
+                format!(
+                    "leaf {} is page {} of {page_count}",
+                    node.id, node.page_start
+                )
+            })?;
+            *slot += 1;
+        }
+    }
+    if let Some(page) = covered.iter().position(|&count| count != 1) {
+        return Err(format!(
+            "page {} is covered {} times",
+            page + 1,
+            covered[page]
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_consecutive_nodes_and_carries_a_single_leftover() {
+        assert_eq!(
+            group_level(7, 3),
+            vec![Group::Parent(0..3), Group::Parent(3..6), Group::Carried(6)]
+        );
+        assert_eq!(
+            group_level(5, 4),
+            vec![Group::Parent(0..4), Group::Carried(4)]
+        );
+        assert_eq!(
+            group_level(6, 4),
+            vec![Group::Parent(0..4), Group::Parent(4..6)]
+        );
+    }
+
+    #[test]
+    fn width_is_clamped_to_three_to_five() {
+        assert_eq!(
+            group_level(4, 1),
+            vec![Group::Parent(0..3), Group::Carried(3)]
+        );
+        assert_eq!(
+            group_level(6, 9),
+            vec![Group::Parent(0..5), Group::Carried(5)]
+        );
+    }
+
+    fn pages(n: usize) -> Vec<Description> {
+        (0..n)
+            .map(|i| Description {
+                description: format!("Page {i} is about topic{i}."),
+                keywords: vec![format!("topic{i}"), "shared".into()],
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn trees_of_every_small_size_hold_the_invariants() {
+        for count in 1..=40usize {
+            for width in 3..=5 {
+                let (nodes, _) = build_tree(
+                    7,
+                    "a.pdf",
+                    pages(count),
+                    width,
+                    &Describer::Extractive,
+                    &TermStats::default(),
+                )
+                .await;
+                check_invariants(&nodes, count as u32)
+                    .unwrap_or_else(|e| panic!("{count} pages, width {width}: {e}"));
+                let root = nodes.iter().find(|n| n.is_root()).expect("a root");
+                assert_eq!((root.page_start, root.page_end), (1, count as u32));
+                assert!(nodes.iter().all(|n| doc_id_of(n.id) == 7));
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn parent_keywords_are_the_union_in_order() {
+        let (nodes, _) = build_tree(
+            1,
+            "a.pdf",
+            pages(3),
+            3,
+            &Describer::Extractive,
+            &TermStats::default(),
+        )
+        .await;
+        let root = nodes.iter().find(|n| n.is_root()).expect("root");
+        assert_eq!(root.keywords, vec!["topic0", "shared", "topic1", "topic2"]);
+        assert_eq!(root.level, 1);
+        assert!(root.description.contains("topic1"));
+    }
+
+    #[test]
+    fn invariant_checker_catches_a_page_covered_twice() {
+        let leaf = |id: u64, page: u32| Node {
+            id,
+            doc_id: 0,
+            file_name: "a".into(),
+            parent_id: 9,
+            child_ids: vec![],
+            level: 0,
+            page_start: page,
+            page_end: page,
+            description: String::new(),
+            keywords: vec![],
+        };
+        let root = Node {
+            id: 9,
+            parent_id: ROOT_PARENT,
+            child_ids: vec![1, 2],
+            page_start: 1,
+            page_end: 2,
+            level: 1,
+            ..leaf(9, 1)
+        };
+        let err = check_invariants(&[leaf(1, 1), leaf(2, 1), root], 2).expect_err("page 1 twice");
+        assert!(err.contains("page 1 is covered 2 times"), "{err}");
+    }
+}

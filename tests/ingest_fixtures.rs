@@ -1,0 +1,174 @@
+//! Ingestion of small real PDFs: pages, cleaning, flags, trees and idempotence.
+
+mod common;
+
+use common::{fixture, open_library};
+use pagetree::catalog::DocumentStatus;
+use pagetree::ingest::{IngestOutcome, NoProgress};
+use pagetree::tree::check_invariants;
+
+#[tokio::test]
+async fn multipage_pdf_becomes_a_valid_tree_with_distinctive_keywords() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = open_library(dir.path()).await;
+    let outcome = library
+        .ingest(&fixture("multipage.pdf"), &NoProgress)
+        .await
+        .expect("ingests");
+    let IngestOutcome::Added { document, warnings } = outcome else {
+        panic!("a new file is added")
+    };
+    assert_eq!(document.status, DocumentStatus::Ready);
+    assert_eq!(document.page_count, Some(6));
+    assert!(warnings.is_empty(), "{warnings:?}");
+
+    let (_, nodes) = library.tree("multipage").await.expect("tree");
+    check_invariants(&nodes, 6).expect("tree invariants");
+    // 6 pages at width 4: two parents (4 + 2 pages) and a root.
+    assert_eq!(nodes.len(), 9);
+    let page = |n: u32| {
+        nodes
+            .iter()
+            .find(|node| node.is_leaf() && node.page_start == n)
+            .expect("leaf")
+    };
+    for (number, term) in [
+        (1, "chlorophyll"),
+        (2, "magma"),
+        (3, "portcullis"),
+        (5, "turbofan"),
+    ] {
+        assert!(
+            page(number).keywords.iter().any(|k| k == term),
+            "page {number} keywords {:?} lack {term}",
+            page(number).keywords
+        );
+        assert!(page(number).description.to_lowercase().contains(term));
+    }
+    let root = nodes.iter().find(|node| node.is_root()).expect("root");
+    assert_eq!((root.page_start, root.page_end, root.parent_id), (1, 6, -1));
+    assert!(root.keywords.iter().any(|k| k == "harpsichord"));
+}
+
+#[tokio::test]
+async fn words_hyphenated_across_lines_are_joined_in_the_stored_text() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = open_library(dir.path()).await;
+    library
+        .ingest(&fixture("multipage.pdf"), &NoProgress)
+        .await
+        .expect("ingests");
+    let document = library.catalog().resolve("multipage").await.expect("known");
+    let text = library
+        .catalog()
+        .page_text(document.id, 2)
+        .await
+        .expect("query")
+        .expect("page 2 text");
+    assert!(text.contains("violent eruption that"), "{text}");
+    assert!(!text.contains('\u{fffe}') && !text.contains('\u{2}') && !text.contains('\r'));
+}
+
+#[tokio::test]
+async fn a_blank_page_is_flagged_and_kept() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = open_library(dir.path()).await;
+    let outcome = library
+        .ingest(&fixture("with-empty-page.pdf"), &NoProgress)
+        .await
+        .expect("ingests");
+    let IngestOutcome::Added { document, warnings } = outcome else {
+        panic!("added")
+    };
+    assert_eq!(document.page_count, Some(3));
+    assert_eq!(document.pages_without_text, Some(1));
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("no text layer") && w.ends_with(": 2")),
+        "{warnings:?}"
+    );
+    let (_, nodes) = library.tree("with-empty-page").await.expect("tree");
+    check_invariants(&nodes, 3).expect("every page, blank or not, is a leaf");
+}
+
+#[tokio::test]
+async fn cyrillic_and_spanish_text_survive_extraction() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = open_library(dir.path()).await;
+    for file in ["cyrillic.pdf", "spanish.pdf"] {
+        library
+            .ingest(&fixture(file), &NoProgress)
+            .await
+            .expect("ingests");
+    }
+    let (_, nodes) = library.tree("cyrillic").await.expect("tree");
+    let baikal = nodes
+        .iter()
+        .find(|n| n.is_leaf() && n.page_start == 2)
+        .expect("page 2");
+    assert!(
+        baikal.keywords.iter().any(|k| k == "байкал"),
+        "{:?}",
+        baikal.keywords
+    );
+    let spanish = library.catalog().resolve("spanish").await.expect("known");
+    let text = library
+        .catalog()
+        .page_text(spanish.id, 2)
+        .await
+        .expect("q")
+        .expect("text");
+    assert!(
+        text.contains("paella") && text.chars().any(|c| "áéíóñ".contains(c)),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn adding_the_same_content_twice_is_a_no_op_and_delete_removes_everything() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = open_library(dir.path()).await;
+    library
+        .ingest(&fixture("multipage.pdf"), &NoProgress)
+        .await
+        .expect("first");
+    // Same bytes under another name: still the same document.
+    let copy = dir.path().join("copy-of-multipage.pdf");
+    std::fs::copy(fixture("multipage.pdf"), &copy).expect("copy");
+    let again = library.ingest(&copy, &NoProgress).await.expect("second");
+    assert!(matches!(again, IngestOutcome::AlreadyPresent { .. }));
+    assert_eq!(library.documents().await.expect("docs").len(), 1);
+
+    let store = library.store().await.expect("store");
+    let document = library.catalog().resolve("multipage").await.expect("known");
+    assert_eq!(store.count(Some(document.id)).await.expect("count"), 9);
+    library.delete("multipage").await.expect("delete");
+    assert_eq!(store.count(Some(document.id)).await.expect("count"), 0);
+    assert!(library.documents().await.expect("docs").is_empty());
+    assert!(library
+        .catalog()
+        .page_text(document.id, 1)
+        .await
+        .expect("q")
+        .is_none());
+}
+
+#[tokio::test]
+async fn a_library_reopens_with_its_documents_and_trees() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    {
+        let library = open_library(dir.path()).await;
+        library
+            .ingest(&fixture("multipage.pdf"), &NoProgress)
+            .await
+            .expect("ingests");
+    }
+    let library = open_library(dir.path()).await;
+    let (document, nodes) = library
+        .tree("multipage")
+        .await
+        .expect("tree after reopening");
+    assert_eq!(document.status, DocumentStatus::Ready);
+    check_invariants(&nodes, 6).expect("invariants");
+}
