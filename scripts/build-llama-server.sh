@@ -181,6 +181,7 @@ if [[ ! -f "$SRC_ROOT/.complete" ]]; then
   log "extracting sources into $SRC_ROOT"
   rm -rf "$SRC_ROOT" "$WORK/build"
   EXTRACT_TMP="$(mktemp -d "$WORK/.src.XXXXXX")"
+  chmod 755 "$EXTRACT_TMP"
   tar -xzf "$SDIST" -C "$EXTRACT_TMP" \
     "llama_cpp_python-${LLAMA_CPP_PYTHON_VERSION}/vendor/llama.cpp"
   touch "$EXTRACT_TMP/.complete"

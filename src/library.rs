@@ -197,7 +197,7 @@ impl Library {
     /// The describer for this run: the LLM when one is configured, otherwise offline.
     pub fn describer(&self) -> Result<Describer> {
         match &self.options.llm {
-            Some(llm) => Ok(Describer::Llm(LlmDescriber::new(llm.clone())?)),
+            Some(llm) => Ok(Describer::Llm(Box::new(LlmDescriber::new(llm.clone())?))),
             None => Ok(Describer::Extractive),
         }
     }

@@ -48,6 +48,9 @@ pub struct LlmSettings {
     /// Page text beyond this is cut before it is sent, to fit small context windows.
     pub max_input_chars: usize,
     pub temperature: f32,
+    /// Small models loop on repeated keywords inside a JSON schema; a frequency
+    /// penalty stops them (0 turns it off).
+    pub frequency_penalty: f32,
 }
 
 impl LlmSettings {
@@ -61,6 +64,7 @@ impl LlmSettings {
             concurrency: 2,
             max_input_chars: 6_000,
             temperature: 0.1,
+            frequency_penalty: 0.5,
         }
     }
 }
@@ -167,6 +171,7 @@ impl LlmClient {
         let request = CreateChatCompletionRequestArgs::default()
             .model(self.settings.model.clone())
             .temperature(self.settings.temperature)
+            .frequency_penalty(self.settings.frequency_penalty)
             .max_completion_tokens(max_tokens)
             .messages([
                 ChatCompletionRequestSystemMessage::from(system).into(),

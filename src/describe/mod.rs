@@ -39,7 +39,7 @@ pub struct DescribeReport {
 /// extractive one. Either way ingestion completes.
 pub enum Describer {
     Extractive,
-    Llm(LlmDescriber),
+    Llm(Box<LlmDescriber>),
 }
 
 impl Describer {

@@ -47,6 +47,15 @@ pub struct Context {
     pub truncation: Option<String>,
 }
 
+/// One page's block of context text, as it will be handed over.
+struct PageBlock {
+    file_name: String,
+    block: String,
+    tokens: usize,
+}
+
+type PageKey = (i64, u32);
+
 /// Builds the context from `selected` (any order) and a page-text lookup. With a budget,
 /// the lowest-scored nodes are dropped first; a single node still over the budget keeps
 /// its leading pages.
@@ -57,13 +66,13 @@ pub fn assemble(
 ) -> Context {
     let mut by_score: Vec<&SelectedNode> = selected.iter().collect();
     by_score.sort_by(|a, b| b.score.total_cmp(&a.score));
-    let mut pages: HashMap<(i64, u32), (String, String, usize)> = HashMap::new();
+    let mut pages: HashMap<PageKey, PageBlock> = HashMap::new();
     let mut kept: Vec<&SelectedNode> = Vec::new();
     let mut dropped = Vec::new();
     let mut total = 0usize;
     let mut truncation = None;
     for node in by_score {
-        let mut added: Vec<((i64, u32), (String, String, usize))> = Vec::new();
+        let mut added: Vec<(PageKey, PageBlock)> = Vec::new();
         let mut node_tokens = 0;
         for page in node.page_start..=node.page_end {
             if pages.contains_key(&(node.doc_id, page)) {
@@ -77,7 +86,14 @@ pub fn assemble(
                     if kept.is_empty() && added.is_empty() {
                         // Not even one page fits: keep it anyway, the caller asked for something.
                         node_tokens += tokens;
-                        added.push(((node.doc_id, page), (node.file_name.clone(), block, tokens)));
+                        added.push((
+                            (node.doc_id, page),
+                            PageBlock {
+                                file_name: node.file_name.clone(),
+                                block,
+                                tokens,
+                            },
+                        ));
                     }
                     if kept.is_empty() {
                         truncation = Some(format!(
@@ -92,7 +108,14 @@ pub fn assemble(
                 }
             }
             node_tokens += tokens;
-            added.push(((node.doc_id, page), (node.file_name.clone(), block, tokens)));
+            added.push((
+                (node.doc_id, page),
+                PageBlock {
+                    file_name: node.file_name.clone(),
+                    block,
+                    tokens,
+                },
+            ));
         }
         let complete = added.len()
             == (node.page_start..=node.page_end)
@@ -129,13 +152,13 @@ pub fn assemble(
             .map(|(_, p)| *p)
             .collect();
         for page in numbers {
-            if let Some((file_name, block, tokens)) = pages.get(&(doc_id, page)) {
-                text.push_str(block);
+            if let Some(page_block) = pages.get(&(doc_id, page)) {
+                text.push_str(&page_block.block);
                 listed.push(ContextPage {
                     doc_id,
-                    file_name: file_name.clone(),
+                    file_name: page_block.file_name.clone(),
                     page,
-                    tokens: *tokens,
+                    tokens: page_block.tokens,
                 });
             }
         }

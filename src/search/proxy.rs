@@ -82,7 +82,7 @@ pub fn validate(pointers: Vec<Pointer>, documents: &[DocumentRecord]) -> Validat
             });
             continue;
         }
-        if !(pointer.confidence >= MIN_CONFIDENCE) {
+        if pointer.confidence.is_nan() || pointer.confidence < MIN_CONFIDENCE {
             rejected.push(Rejected {
                 reason: format!(
                     "confidence {:.2} is under {MIN_CONFIDENCE}",

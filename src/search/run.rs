@@ -197,6 +197,7 @@ impl<'a> SearchRun<'a> {
         }
         self.stopped_because = "every branch ended at a node that beats its children".into();
         finals.sort_by(|a, b| b.score.total_cmp(&a.score));
+        self.record("selected", &finals, None, finals.len(), Vec::new(), &finals);
         Ok(finals)
     }
 

@@ -1,0 +1,127 @@
+//! `pagetree bench` on a two-filing subset of the FinanceBench dev split.
+
+mod common;
+
+use common::{cli, filing, text};
+
+const DOCUMENTS: [&str; 2] = ["AMCOR_2023Q4_EARNINGS", "MGMRESORTS_2022Q4_EARNINGS"];
+
+#[test]
+fn bench_ingests_what_is_missing_and_reports_figures_computed_from_its_runs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pdfs = dir.path().join("pdfs");
+    std::fs::create_dir_all(&pdfs).expect("dir");
+    for name in DOCUMENTS {
+        std::os::unix::fs::symlink(
+            filing(&format!("{name}.pdf")),
+            pdfs.join(format!("{name}.pdf")),
+        )
+        .expect("link");
+    }
+    let all = std::fs::read_to_string(filing("../questions.jsonl")).expect("questions");
+    let subset: Vec<&str> = all
+        .lines()
+        .filter(|line| {
+            DOCUMENTS
+                .iter()
+                .any(|d| line.contains(&format!("\"doc_name\": \"{d}\"")))
+        })
+        .collect();
+    assert_eq!(subset.len(), 5, "two AMCOR and three MGM questions");
+    let questions = dir.path().join("questions.jsonl");
+    std::fs::write(&questions, subset.join("\n")).expect("write");
+
+    let library = dir.path().join("library");
+    let output = cli(
+        &library,
+        &[
+            "bench",
+            "--questions",
+            questions.to_str().expect("utf-8"),
+            "--pdfs",
+            pdfs.to_str().expect("utf-8"),
+            "--json",
+        ],
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json report");
+    assert_eq!(report["documents"], 2);
+    let strategies = report["strategies"].as_array().expect("strategies");
+    let names: Vec<&str> = strategies
+        .iter()
+        .filter_map(|s| s["strategy"]["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        vec!["flat", "branch", "beam", "knee", "sensitive-knee"],
+        "proxy-pointer needs an LLM"
+    );
+    for strategy in strategies {
+        let runs = strategy["runs"].as_array().expect("runs");
+        assert_eq!(runs.len(), 5);
+        let hits = runs.iter().filter(|r| r["hit"] == true).count() as f64;
+        let mean = |key: &str| {
+            runs.iter()
+                .map(|r| r[key].as_f64().unwrap_or(0.0))
+                .sum::<f64>()
+                / runs.len() as f64
+        };
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        assert!(close(
+            strategy["hit_rate"].as_f64().expect("hit rate"),
+            hits / 5.0
+        ));
+        assert!(close(
+            strategy["page_recall"].as_f64().expect("recall"),
+            mean("recall")
+        ));
+        assert!(close(
+            strategy["mean_tokens"].as_f64().expect("tokens"),
+            mean("tokens")
+        ));
+        assert!(close(
+            strategy["mean_pages"].as_f64().expect("pages"),
+            mean("pages")
+        ));
+        assert!(
+            runs.iter().all(|r| r["tokens"].as_u64().unwrap_or(0) > 0),
+            "every run built a context"
+        );
+        let mut latencies: Vec<f64> = runs
+            .iter()
+            .map(|r| r["latency_ms"].as_f64().unwrap_or(0.0))
+            .collect();
+        latencies.sort_by(f64::total_cmp);
+        assert!(close(
+            strategy["median_latency_ms"].as_f64().expect("p50"),
+            latencies[2]
+        ));
+        assert!(close(
+            strategy["p95_latency_ms"].as_f64().expect("p95"),
+            latencies[4]
+        ));
+    }
+
+    // A second run finds both filings already ingested.
+    let again = cli(
+        &library,
+        &[
+            "bench",
+            "--questions",
+            questions.to_str().expect("utf-8"),
+            "--pdfs",
+            pdfs.to_str().expect("utf-8"),
+            "--per-document",
+        ],
+    );
+    let stdout = text(&again.stdout);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert!(
+        !text(&again.stderr).contains("ingested"),
+        "nothing new to ingest"
+    );
+    assert!(
+        stdout.contains("per document") && stdout.contains("sensitive-knee"),
+        "{stdout}"
+    );
+}

@@ -1,0 +1,225 @@
+//! Every tree strategy on a small library whose right answers are unambiguous: each
+//! fixture page has a term that appears on no other page of the library.
+
+mod common;
+
+use common::{fixture, open_library};
+use pagetree::ingest::NoProgress;
+use pagetree::search::{SearchResult, SearchSettings, Strategy};
+use pagetree::Library;
+
+async fn library(dir: &std::path::Path) -> Library {
+    let library = open_library(dir).await;
+    for file in [
+        "multipage.pdf",
+        "cyrillic.pdf",
+        "spanish.pdf",
+        "with-empty-page.pdf",
+    ] {
+        library
+            .ingest(&fixture(file), &NoProgress)
+            .await
+            .expect("ingests");
+    }
+    library
+}
+
+fn tree_strategies() -> Vec<Strategy> {
+    vec![
+        Strategy::Flat { k: 3 },
+        Strategy::Branch { roots: 2 },
+        Strategy::Beam { width: 3 },
+        Strategy::Knee { max_roots: 20 },
+        Strategy::SensitiveKnee {
+            sensitivity: 0.85,
+            max_roots: 20,
+        },
+        Strategy::SensitiveKnee {
+            sensitivity: 0.0,
+            max_roots: 20,
+        },
+    ]
+}
+
+fn pages(result: &SearchResult) -> Vec<(String, u32)> {
+    result
+        .context
+        .pages
+        .iter()
+        .map(|p| (p.file_name.clone(), p.page))
+        .collect()
+}
+
+fn assert_well_formed(result: &SearchResult) {
+    let name = result.strategy.name();
+    assert!(!result.trace.is_empty(), "{name}: a trace");
+    for (index, step) in result.trace.iter().enumerate() {
+        let scores: Vec<f32> = step.candidates.iter().map(|c| c.score).collect();
+        assert!(
+            scores.windows(2).all(|w| w[0] >= w[1]),
+            "{name} step {index}: candidates best first: {scores:?}"
+        );
+        assert!(
+            step.kept <= step.candidates.len(),
+            "{name} step {index}: kept within candidates"
+        );
+        if let Some(knee) = step.knee_index {
+            assert!(
+                knee < step.kept,
+                "{name} step {index}: the knee survives its cut"
+            );
+        }
+        let candidates: Vec<u64> = step.candidates.iter().map(|c| c.id).collect();
+        assert!(
+            step.beam.iter().all(|id| candidates.contains(id)),
+            "{name} step {index}: the beam comes from the candidates"
+        );
+        assert!(
+            step.eliminated.iter().all(|id| !step.beam.contains(id)),
+            "{name} step {index}: nothing eliminated stays in the beam"
+        );
+    }
+    let last = result.trace.last().expect("a last step");
+    let selected: Vec<u64> = result.selected.iter().map(|s| s.id).collect();
+    assert_eq!(
+        last.beam.len(),
+        selected.len(),
+        "{name}: the last beam is the selection"
+    );
+    assert_eq!(
+        result.context.tokens,
+        pagetree::search::context::count_tokens(&result.context.text)
+    );
+    assert!(result.latency_ms >= result.embed_ms);
+}
+
+#[tokio::test]
+async fn every_strategy_finds_the_unambiguous_page() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library(dir.path()).await;
+    let settings = SearchSettings::default();
+    let cases = [
+        (
+            "How does a turbofan jet engine produce thrust?",
+            ("multipage.pdf", 5),
+        ),
+        (
+            "What is the portcullis of a medieval castle?",
+            ("multipage.pdf", 3),
+        ),
+        (
+            "How is coffee roasted and what are arabica beans?",
+            ("with-empty-page.pdf", 3),
+        ),
+    ];
+    for (question, expected) in cases {
+        for strategy in tree_strategies() {
+            let result = library
+                .search(question, &strategy, &settings)
+                .await
+                .expect("searches");
+            assert_well_formed(&result);
+            let found = pages(&result);
+            assert!(
+                found.contains(&(expected.0.to_string(), expected.1)),
+                "{} for {question:?} returned {found:?}",
+                strategy.name()
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_knee_keeps_fewer_nodes_than_the_sensitive_knee_at_zero() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library(dir.path()).await;
+    let settings = SearchSettings::default();
+    let question = "Which instrument is typical of Baroque music, the harpsichord?";
+    let knee = library
+        .search(question, &Strategy::Knee { max_roots: 20 }, &settings)
+        .await
+        .expect("knee");
+    let keep_all = library
+        .search(
+            question,
+            &Strategy::SensitiveKnee {
+                sensitivity: 0.0,
+                max_roots: 20,
+            },
+            &settings,
+        )
+        .await
+        .expect("sensitive knee at 0");
+    assert!(
+        knee.context.pages.len() < keep_all.context.pages.len(),
+        "knee {} pages vs sensitivity 0 {} pages",
+        knee.context.pages.len(),
+        keep_all.context.pages.len()
+    );
+    // Sensitivity 0 keeps every root it starts from: whole documents.
+    let roots = &keep_all.trace[0];
+    assert_eq!(roots.kept, roots.candidates.len());
+    // The plain knee cuts the roots at a knee it found.
+    assert!(knee.trace[0].knee_index.is_some() || knee.trace[0].candidates.len() <= 2);
+}
+
+#[tokio::test]
+async fn restricting_to_one_document_and_a_token_budget() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library(dir.path()).await;
+    let spanish = library
+        .catalog()
+        .resolve("spanish")
+        .await
+        .expect("known")
+        .id;
+    let settings = SearchSettings {
+        documents: Some(vec![spanish]),
+        ..SearchSettings::default()
+    };
+    let result = library
+        .search("turbofan engines", &Strategy::Flat { k: 5 }, &settings)
+        .await
+        .expect("searches");
+    assert!(result
+        .context
+        .pages
+        .iter()
+        .all(|p| p.file_name == "spanish.pdf"));
+
+    let budget = SearchSettings {
+        token_budget: Some(200),
+        ..SearchSettings::default()
+    };
+    let result = library
+        .search(
+            "volcano magma eruption",
+            &Strategy::SensitiveKnee {
+                sensitivity: 0.0,
+                max_roots: 20,
+            },
+            &budget,
+        )
+        .await
+        .expect("searches");
+    assert!(result.context.tokens <= 200 || result.context.pages.len() == 1);
+    assert!(result.context.truncation.is_some());
+}
+
+#[tokio::test]
+async fn proxy_pointer_without_a_model_says_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library(dir.path()).await;
+    let err = library
+        .search(
+            "anything",
+            &Strategy::ProxyPointer { proxies: 5 },
+            &SearchSettings::default(),
+        )
+        .await
+        .expect_err("needs an LLM");
+    assert!(
+        err.to_string().contains("language model is not configured"),
+        "{err}"
+    );
+}
