@@ -3,10 +3,12 @@
 
 pub mod assets;
 pub mod catalog;
+pub mod chat;
 pub mod describe;
 pub mod embed;
 pub mod error;
 pub mod eval;
+pub mod history;
 pub mod ingest;
 pub mod library;
 pub mod llm;

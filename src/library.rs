@@ -35,6 +35,8 @@ pub enum LibraryError {
     NoLlm,
     #[error("the language model failed: {0}")]
     Llm(String),
+    #[error("no answer: {0}")]
+    Answer(crate::chat::AnswerError),
     #[error(
         "the stored tree of `{name}` is broken: {detail}; delete the document and add it again"
     )]

@@ -1,5 +1,6 @@
 //! Argument parsing and the commands.
 
+mod ask;
 mod docs;
 mod ingest;
 mod progress;
@@ -76,6 +77,10 @@ pub enum Command {
     Compare(search::CompareArgs),
     /// Measure every strategy on questions with gold pages.
     Bench(search::BenchArgs),
+    /// Ask a question; the answer cites its pages.
+    Ask(ask::AskArgs),
+    /// Past searches, comparisons, questions and benchmarks.
+    History(ask::HistoryArgs),
     /// Remove a document, its pages and its vectors.
     Delete {
         /// Document name, file name or id.
@@ -125,6 +130,10 @@ pub async fn run(args: Args) -> Result<ExitCode> {
             search::compare(&open(&root, &args).await?, compare_args).await
         }
         Command::Bench(bench_args) => search::bench(&open(&root, &args).await?, bench_args).await,
+        Command::Ask(ask_args) => ask::ask(&open(&root, &args).await?, ask_args).await,
+        Command::History(history_args) => {
+            ask::history(&open(&root, &args).await?, history_args).await
+        }
         Command::Ingest(ingest_args) => {
             let library = open(&root, &args).await?;
             ingest::run(library, ingest_args).await

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context as _, Result};
 use clap::{Args, ValueEnum};
 use pagetree::eval::{load_questions, BenchReport};
+use pagetree::history::{NewRun, RunKind};
 use pagetree::ingest::NoProgress;
 use pagetree::search::strategy::*;
 use pagetree::search::{SearchResult, SearchSettings, Strategy};
@@ -133,7 +134,27 @@ pub struct SearchArgs {
 pub async fn search(library: &Library, args: &SearchArgs) -> Result<ExitCode> {
     let strategy = args.options.strategy(args.strategy)?;
     let settings = args.options.settings(library).await?;
-    let result = library.search(&args.question, &strategy, &settings).await?;
+    let result = match library.search(&args.question, &strategy, &settings).await {
+        Ok(result) => result,
+        Err(err) => {
+            let settings_json = serde_json::json!({"strategy": strategy, "search": settings});
+            library
+                .catalog()
+                .record_run(&NewRun::failed(
+                    RunKind::Search,
+                    None,
+                    &args.question,
+                    settings_json,
+                    &err.to_string(),
+                ))
+                .await?;
+            return Err(err.into());
+        }
+    };
+    library
+        .catalog()
+        .record_run(&NewRun::from_search(RunKind::Search, None, &result))
+        .await?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&result)?);
     } else {
@@ -202,7 +223,13 @@ pub async fn compare(library: &Library, args: &CompareArgs) -> Result<ExitCode> 
             .search_with_query(&args.question, &query, embed_ms, &strategy, &settings)
             .await
         {
-            Ok(result) => results.push(result),
+            Ok(result) => {
+                library
+                    .catalog()
+                    .record_run(&NewRun::from_search(RunKind::Compare, None, &result))
+                    .await?;
+                results.push(result);
+            }
             Err(err) => skipped.push(format!("{}: {err}", strategy.name())),
         }
     }

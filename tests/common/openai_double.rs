@@ -13,6 +13,10 @@ pub enum Behaviour {
     Raw(u16, String),
     /// Read the request, then say nothing until the client gives up.
     Hang,
+    /// A streamed (server-sent events) answer made of these pieces.
+    Stream(Vec<String>),
+    /// A stream that sends these pieces and then breaks off without finishing.
+    StreamThenDrop(Vec<String>),
 }
 
 /// Starts the double on a free loopback port; it runs until the test's runtime ends.
@@ -35,6 +39,14 @@ pub async fn start(behaviour: Behaviour) -> SocketAddr {
                     }
                     Behaviour::Raw(status, body) => (*status, body.clone()),
                     Behaviour::Content(content) => (200, completion(content)),
+                    Behaviour::Stream(pieces) => {
+                        stream(&mut socket, pieces, true).await;
+                        return;
+                    }
+                    Behaviour::StreamThenDrop(pieces) => {
+                        stream(&mut socket, pieces, false).await;
+                        return;
+                    }
                 };
                 let response = format!(
                     "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
@@ -46,6 +58,42 @@ pub async fn start(behaviour: Behaviour) -> SocketAddr {
         }
     });
     address
+}
+
+async fn stream(socket: &mut tokio::net::TcpStream, pieces: &[String], finish: bool) {
+    let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n";
+    if socket.write_all(head.as_bytes()).await.is_err() {
+        return;
+    }
+    for piece in pieces {
+        let chunk = serde_json::json!({
+            "id": "double-1", "object": "chat.completion.chunk", "created": 0, "model": "double",
+            "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": null}]
+        });
+        if socket
+            .write_all(format!("data: {chunk}\n\n").as_bytes())
+            .await
+            .is_err()
+        {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    if finish {
+        let last = serde_json::json!({
+            "id": "double-1", "object": "chat.completion.chunk", "created": 0, "model": "double",
+            "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]
+        });
+        let _ = socket
+            .write_all(format!("data: {last}\n\ndata: [DONE]\n\n").as_bytes())
+            .await;
+    } else {
+        // Half an event, then the connection goes away.
+        let _ = socket
+            .write_all(b"data: {\"id\": \"double-1\", \"choi")
+            .await;
+    }
+    let _ = socket.shutdown().await;
 }
 
 pub fn completion(content: &str) -> String {

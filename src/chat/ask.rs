@@ -1,0 +1,187 @@
+//! `Library::ask`: search, answer (streamed from a model, or extractive without one),
+//! validate citations, and record the whole turn in history, failed or not.
+
+use serde::Serialize;
+
+use super::citations::CheckedAnswer;
+use super::{answer, extractive, AnswerError, AnswerSettings};
+use crate::error::Result;
+use crate::history::{AnswerRecord, NewRun, RunKind};
+use crate::library::{Library, LibraryError};
+use crate::llm::LlmClient;
+use crate::search::{SearchResult, SearchSettings, Strategy};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct AskOutcome {
+    pub run_id: i64,
+    pub conversation_id: i64,
+    pub search: SearchResult,
+    pub answer: CheckedAnswer,
+    /// None when no model is configured (the answer is extractive).
+    pub model: Option<String>,
+    pub first_token_ms: Option<f64>,
+    pub total_ms: f64,
+    pub notes: Vec<String>,
+}
+
+impl Library {
+    /// Answers `question`, continuing `conversation` when given (its earlier turns go to
+    /// the model, and the previous question helps find pages for a follow-up).
+    pub async fn ask(
+        &self,
+        question: &str,
+        strategy: &Strategy,
+        settings: &SearchSettings,
+        conversation: Option<i64>,
+        answer_settings: AnswerSettings,
+        on_token: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<AskOutcome> {
+        let catalog = self.catalog();
+        let conversation_id = match conversation {
+            Some(id) => id,
+            None => catalog.new_conversation(question).await?,
+        };
+        let turns = catalog.conversation_turns(conversation_id).await?;
+        let retrieval_text = match turns.last() {
+            Some((previous, _)) => format!("{previous}\n{question}"),
+            None => question.to_string(),
+        };
+        let run_settings = serde_json::json!({"strategy": strategy, "search": settings});
+        let mut search = match self.search(&retrieval_text, strategy, settings).await {
+            Ok(search) => search,
+            Err(err) => {
+                let failed = NewRun::failed(
+                    RunKind::Ask,
+                    Some(conversation_id),
+                    question,
+                    run_settings,
+                    &err.to_string(),
+                );
+                catalog.record_run(&failed).await?;
+                return Err(err);
+            }
+        };
+        search.question = question.to_string();
+        let mut notes = Vec::new();
+        if let Some(truncation) = &search.context.truncation {
+            notes.push(truncation.clone());
+        }
+        let Some(llm) = self.llm_settings().cloned() else {
+            let texts = self.page_texts(&search).await?;
+            let lookup = |doc: i64, page: u32| texts.get(&(doc, page)).cloned();
+            let checked = extractive::answer(question, &search.context, &lookup);
+            notes.push(extractive::NO_MODEL_NOTE.to_string());
+            on_token(&checked.text);
+            let run_id = catalog
+                .record_run(&NewRun::from_search(
+                    RunKind::Ask,
+                    Some(conversation_id),
+                    &search,
+                ))
+                .await?;
+            let record = AnswerRecord {
+                text: checked.text.clone(),
+                citations: checked.citations.clone(),
+                removed: checked.removed.clone(),
+                uncited: checked.uncited,
+                model: None,
+                first_token_ms: None,
+                total_ms: None,
+            };
+            catalog.record_answer(run_id, &record).await?;
+            return Ok(AskOutcome {
+                run_id,
+                conversation_id,
+                search,
+                answer: checked,
+                model: None,
+                first_token_ms: None,
+                total_ms: 0.0,
+                notes,
+            });
+        };
+        let client = LlmClient::new(llm).map_err(|e| LibraryError::Settings(e.0))?;
+        match answer(
+            &client,
+            question,
+            &search.context,
+            &turns,
+            answer_settings,
+            on_token,
+        )
+        .await
+        {
+            Ok(answered) => {
+                if !answered.checked.removed.is_empty() {
+                    notes.push(format!(
+                        "removed citations of pages that were not in the context: {}",
+                        answered.checked.removed.join(", ")
+                    ));
+                }
+                if answered.checked.uncited {
+                    notes
+                        .push("the answer cites no page of the context: treat it with care".into());
+                }
+                if answered.truncated {
+                    notes.push("the answer hit the token limit and may be cut short".into());
+                }
+                let run_id = catalog
+                    .record_run(&NewRun::from_search(
+                        RunKind::Ask,
+                        Some(conversation_id),
+                        &search,
+                    ))
+                    .await?;
+                catalog
+                    .record_answer(
+                        run_id,
+                        &AnswerRecord {
+                            text: answered.checked.text.clone(),
+                            citations: answered.checked.citations.clone(),
+                            removed: answered.checked.removed.clone(),
+                            uncited: answered.checked.uncited,
+                            model: Some(answered.model.clone()),
+                            first_token_ms: answered.first_token_ms,
+                            total_ms: Some(answered.total_ms),
+                        },
+                    )
+                    .await?;
+                Ok(AskOutcome {
+                    run_id,
+                    conversation_id,
+                    search,
+                    answer: answered.checked,
+                    model: Some(answered.model),
+                    first_token_ms: answered.first_token_ms,
+                    total_ms: answered.total_ms,
+                    notes,
+                })
+            }
+            Err(err) => {
+                let mut failed = NewRun::from_search(RunKind::Ask, Some(conversation_id), &search);
+                failed.error = Some(err.to_string());
+                catalog.record_run(&failed).await?;
+                Err(LibraryError::Answer(err).into())
+            }
+        }
+    }
+
+    async fn page_texts(
+        &self,
+        search: &SearchResult,
+    ) -> Result<std::collections::HashMap<(i64, u32), String>> {
+        let mut texts = std::collections::HashMap::new();
+        for page in &search.context.pages {
+            if let Some(text) = self.catalog().page_text(page.doc_id, page.page).await? {
+                texts.insert((page.doc_id, page.page), text);
+            }
+        }
+        Ok(texts)
+    }
+}
+
+impl From<AnswerError> for LibraryError {
+    fn from(err: AnswerError) -> Self {
+        LibraryError::Answer(err)
+    }
+}

@@ -1,0 +1,198 @@
+//! Citations in answers: `[BOEING_2022_10K p.34]`, `[BOEING_2022_10K pp.34-35]`, and
+//! several in one bracket separated by `;`.
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Citation {
+    /// The document's name as written (a `.pdf` suffix is dropped).
+    pub document: String,
+    pub page: u32,
+}
+
+/// What validation did to an answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckedAnswer {
+    /// The answer with citations of pages outside the context removed.
+    pub text: String,
+    /// Valid citations, in order of first appearance.
+    pub citations: Vec<Citation>,
+    /// Citations that pointed outside the context, as written.
+    pub removed: Vec<String>,
+    /// True when the answer cites nothing at all.
+    pub uncited: bool,
+}
+
+/// Finds every `[NAME p.N]`-style citation: its byte span and the pages it names.
+pub fn find_citations(text: &str) -> Vec<(std::ops::Range<usize>, Vec<Citation>)> {
+    let mut found = Vec::new();
+    let mut search_from = 0;
+    while let Some(open) = text[search_from..].find('[').map(|i| i + search_from) {
+        let Some(close) = text[open..].find(']').map(|i| i + open) else {
+            break;
+        };
+        let inner = &text[open + 1..close];
+        let citations: Vec<Citation> = inner.split(';').filter_map(parse_one).flatten().collect();
+        if !citations.is_empty() && inner.split(';').all(|part| parse_one(part).is_some()) {
+            found.push((open..close + 1, citations));
+        }
+        search_from = open + 1;
+    }
+    found
+}
+
+/// `NAME p.N`, `NAME pp.N-M`, `NAME, p. N`, `NAME page N`.
+fn parse_one(part: &str) -> Option<Vec<Citation>> {
+    let part = part.trim();
+    // The page marker is a word of its own ("multipage p.3" has "page" inside a name),
+    // and the rightmost one wins: names come first.
+    let marker_at = |marker: &str| {
+        part.match_indices(marker)
+            .filter(|(i, _)| *i > 0 && matches!(part.as_bytes()[i - 1], b' ' | b','))
+            .map(|(i, _)| (i, marker.len()))
+            .last()
+    };
+    let (at, length) = ["pp.", "p.", "pages", "page"]
+        .iter()
+        .filter_map(|marker| marker_at(marker))
+        .max_by_key(|(i, length)| (*i, *length))?;
+    let (name, pages) = (&part[..at], &part[at + length..]);
+    let name = name.trim().trim_end_matches(',').trim();
+    let name = name.strip_suffix(".pdf").unwrap_or(name);
+    if name.is_empty() || name.contains(char::is_whitespace) && name.split_whitespace().count() > 3
+    {
+        return None;
+    }
+    let pages = pages.trim();
+    let (start, end) = match pages.split_once(['-', '–']) {
+        Some((a, b)) => (a.trim().parse::<u32>().ok()?, b.trim().parse::<u32>().ok()?),
+        None => {
+            let page = pages.parse::<u32>().ok()?;
+            (page, page)
+        }
+    };
+    if start == 0 || end < start || end - start > 50 {
+        return None;
+    }
+    Some(
+        (start..=end)
+            .map(|page| Citation {
+                document: name.to_string(),
+                page,
+            })
+            .collect(),
+    )
+}
+
+/// Keeps citations of pages in `context` (document names compared without case) and
+/// removes the others from the text.
+pub fn check(answer: &str, context: &HashSet<(String, u32)>) -> CheckedAnswer {
+    let known = |c: &Citation| context.contains(&(c.document.to_lowercase(), c.page));
+    let mut text = String::with_capacity(answer.len());
+    let mut citations: Vec<Citation> = Vec::new();
+    let mut removed = Vec::new();
+    let mut last = 0;
+    for (span, cited) in find_citations(answer) {
+        text.push_str(&answer[last..span.start]);
+        let (valid, invalid): (Vec<Citation>, Vec<Citation>) = cited.into_iter().partition(known);
+        if invalid.is_empty() {
+            text.push_str(&answer[span.clone()]);
+        } else {
+            removed.push(answer[span.clone()].to_string());
+            if !valid.is_empty() {
+                let kept: Vec<String> = valid
+                    .iter()
+                    .map(|c| format!("{} p.{}", c.document, c.page))
+                    .collect();
+                text.push_str(&format!("[{}]", kept.join("; ")));
+            } else if text.ends_with(' ') {
+                text.pop();
+            }
+        }
+        for citation in valid {
+            if !citations.contains(&citation) {
+                citations.push(citation);
+            }
+        }
+        last = span.end;
+    }
+    text.push_str(&answer[last..]);
+    CheckedAnswer {
+        uncited: citations.is_empty(),
+        text,
+        citations,
+        removed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn context() -> HashSet<(String, u32)> {
+        [
+            ("boeing_2022_10k".to_string(), 34),
+            ("boeing_2022_10k".to_string(), 35),
+            ("3m_2018_10k".to_string(), 60),
+        ]
+        .into()
+    }
+
+    #[test]
+    fn parses_the_citation_forms() {
+        let found = find_citations(
+            "A [BOEING_2022_10K p.34]. B [3M_2018_10K.pdf, p. 60; BOEING_2022_10K pp.34-35] [note] [multipage page 3]",
+        );
+        assert_eq!(found.len(), 3);
+        assert_eq!(
+            found[2].1,
+            vec![Citation {
+                document: "multipage".into(),
+                page: 3
+            }]
+        );
+        assert_eq!(
+            found[0].1,
+            vec![Citation {
+                document: "BOEING_2022_10K".into(),
+                page: 34
+            }]
+        );
+        assert_eq!(found[1].1.len(), 3);
+        assert_eq!(found[1].1[0].document, "3M_2018_10K");
+    }
+
+    #[test]
+    fn citations_outside_the_context_are_removed_and_reported() {
+        let checked = check(
+            "Revenue rose [BOEING_2022_10K p.34]. Costs fell [BOEING_2022_10K p.99].",
+            &context(),
+        );
+        assert_eq!(
+            checked.text,
+            "Revenue rose [BOEING_2022_10K p.34]. Costs fell."
+        );
+        assert_eq!(checked.removed, vec!["[BOEING_2022_10K p.99]"]);
+        assert_eq!(checked.citations.len(), 1);
+        assert!(!checked.uncited);
+    }
+
+    #[test]
+    fn a_mixed_bracket_keeps_its_valid_part() {
+        let checked = check(
+            "X [BOEING_2022_10K p.35; NETFLIX_2015_10K p.3].",
+            &context(),
+        );
+        assert_eq!(checked.text, "X [BOEING_2022_10K p.35].");
+        assert_eq!(checked.removed.len(), 1);
+    }
+
+    #[test]
+    fn an_answer_without_citations_is_flagged() {
+        let checked = check("I think revenue rose [citation needed].", &context());
+        assert!(checked.uncited);
+        assert_eq!(checked.text, "I think revenue rose [citation needed].");
+    }
+}

@@ -1,0 +1,261 @@
+//! Questions answered with citations: a real streamed answer from llama-server, citation
+//! validation and model faults with test doubles, and the answer without a model.
+
+mod common;
+
+use common::openai_double::{self, Behaviour};
+use common::{fixture, llama};
+use pagetree::chat::AnswerSettings;
+use pagetree::ingest::NoProgress;
+use pagetree::library::{Library, OpenOptions};
+use pagetree::llm::LlmSettings;
+use pagetree::search::{SearchSettings, Strategy};
+
+const STRATEGY: Strategy = Strategy::Flat { k: 2 };
+
+async fn library(dir: &std::path::Path, base_url: Option<String>) -> Library {
+    {
+        let (offline, _) = Library::open(dir, OpenOptions::default())
+            .await
+            .expect("opens");
+        for file in ["multipage.pdf", "spanish.pdf"] {
+            offline
+                .ingest(&fixture(file), &NoProgress)
+                .await
+                .expect("ingests");
+        }
+    }
+    let llm = base_url.map(|url| {
+        let mut settings = LlmSettings::new(url, "smollm2");
+        settings.max_attempts = 1;
+        settings.timeout = std::time::Duration::from_secs(60);
+        settings
+    });
+    let (library, _) = Library::open(
+        dir,
+        OpenOptions {
+            llm,
+            ..OpenOptions::default()
+        },
+    )
+    .await
+    .expect("opens");
+    library
+}
+
+#[tokio::test]
+async fn a_real_model_streams_an_answer_that_is_recorded() {
+    let server = llama::LlamaServer::start();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library(dir.path(), Some(server.base_url.clone())).await;
+    let mut pieces = Vec::new();
+    let outcome = library
+        .ask(
+            "How does a turbofan produce thrust?",
+            &STRATEGY,
+            &SearchSettings::default(),
+            None,
+            AnswerSettings {
+                temperature: 0.1,
+                max_tokens: 120,
+            },
+            &mut |piece: &str| pieces.push(piece.to_string()),
+        )
+        .await
+        .expect("answers");
+    assert!(pieces.len() > 3, "the answer arrived in pieces: {pieces:?}");
+    assert!(outcome
+        .first_token_ms
+        .is_some_and(|ms| ms <= outcome.total_ms));
+    assert!(outcome.model.is_some());
+    let run = library
+        .catalog()
+        .run(outcome.run_id)
+        .await
+        .expect("q")
+        .expect("recorded");
+    let answer = run.answer.expect("the answer is in history");
+    assert_eq!(answer.text, outcome.answer.text);
+    assert_eq!(run.status, "ok");
+    assert!(run.pages.as_array().is_some_and(|p| !p.is_empty()));
+
+    // A follow-up continues the conversation.
+    let follow_up = library
+        .ask(
+            "And what is a harpsichord?",
+            &STRATEGY,
+            &SearchSettings::default(),
+            Some(outcome.conversation_id),
+            AnswerSettings {
+                temperature: 0.1,
+                max_tokens: 60,
+            },
+            &mut |_: &str| {},
+        )
+        .await
+        .expect("answers the follow-up");
+    assert_eq!(follow_up.conversation_id, outcome.conversation_id);
+    let turns = library
+        .catalog()
+        .conversation_turns(outcome.conversation_id)
+        .await
+        .expect("turns");
+    assert_eq!(turns.len(), 2);
+}
+
+#[tokio::test]
+async fn citations_of_pages_outside_the_context_are_removed_and_reported() {
+    let pieces = vec![
+        "A turbofan moves a large mass of air ".to_string(),
+        "[multipage p.5]. ".to_string(),
+        "It was invented in 1066 [multipage p.3] ".to_string(),
+        "and [NETFLIX_2015_10K p.12].".to_string(),
+    ];
+    let address = openai_double::start(Behaviour::Stream(pieces)).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library(dir.path(), Some(format!("http://{address}/v1"))).await;
+    let outcome = library
+        .ask(
+            "How does a turbofan produce thrust?",
+            &Strategy::Flat { k: 1 },
+            &SearchSettings::default(),
+            None,
+            AnswerSettings::default(),
+            &mut |_: &str| {},
+        )
+        .await
+        .expect("answers");
+    let pages: Vec<u32> = outcome
+        .search
+        .context
+        .pages
+        .iter()
+        .map(|p| p.page)
+        .collect();
+    assert_eq!(pages, vec![5], "the context is page 5 only");
+    assert_eq!(
+        outcome.answer.removed,
+        vec!["[multipage p.3]", "[NETFLIX_2015_10K p.12]"]
+    );
+    assert!(outcome.answer.text.contains("[multipage p.5]"));
+    assert!(!outcome.answer.text.contains("p.3") && !outcome.answer.text.contains("NETFLIX"));
+    assert!(outcome
+        .notes
+        .iter()
+        .any(|n| n.contains("removed citations")));
+    let run = library
+        .catalog()
+        .run(outcome.run_id)
+        .await
+        .expect("q")
+        .expect("recorded");
+    assert_eq!(run.answer.expect("answer").removed.len(), 2);
+}
+
+#[tokio::test]
+async fn an_answer_without_citations_is_flagged() {
+    let address =
+        openai_double::start(Behaviour::Stream(vec!["Turbofans are great.".into()])).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library(dir.path(), Some(format!("http://{address}/v1"))).await;
+    let outcome = library
+        .ask(
+            "turbofan?",
+            &STRATEGY,
+            &SearchSettings::default(),
+            None,
+            AnswerSettings::default(),
+            &mut |_: &str| {},
+        )
+        .await
+        .expect("answers");
+    assert!(outcome.answer.uncited);
+    assert!(outcome.notes.iter().any(|n| n.contains("cites no page")));
+}
+
+#[tokio::test]
+async fn a_dropped_stream_ends_in_a_clear_error_and_a_failed_history_entry() {
+    let address = openai_double::start(Behaviour::StreamThenDrop(vec![
+        "A turbofan ".into(),
+        "moves air".into(),
+    ]))
+    .await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library(dir.path(), Some(format!("http://{address}/v1"))).await;
+    let err = library
+        .ask(
+            "turbofan?",
+            &STRATEGY,
+            &SearchSettings::default(),
+            None,
+            AnswerSettings::default(),
+            &mut |_: &str| {},
+        )
+        .await
+        .expect_err("the stream broke");
+    assert!(err.to_string().contains("broke off"), "{err}");
+    let runs = library.catalog().runs(10, None).await.expect("history");
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0].status, "failed");
+    assert!(runs[0].error.as_deref().unwrap_or("").contains("broke off"));
+}
+
+#[tokio::test]
+async fn rate_limits_and_server_errors_are_retried_then_reported() {
+    let address = openai_double::start(Behaviour::Raw(
+        429,
+        r#"{"error":{"message":"slow down","type":"rate_limit"}}"#.into(),
+    ))
+    .await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library(dir.path(), Some(format!("http://{address}/v1"))).await;
+    let started = std::time::Instant::now();
+    let err = library
+        .ask(
+            "turbofan?",
+            &STRATEGY,
+            &SearchSettings::default(),
+            None,
+            AnswerSettings::default(),
+            &mut |_: &str| {},
+        )
+        .await
+        .expect_err("rate limited");
+    assert!(err.to_string().contains("slow down"), "{err}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "bounded retries"
+    );
+    let runs = library.catalog().runs(10, None).await.expect("history");
+    assert_eq!(runs[0].status, "failed");
+}
+
+#[tokio::test]
+async fn without_a_model_the_answer_quotes_the_cited_pages() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library(dir.path(), None).await;
+    let mut streamed = String::new();
+    let outcome = library
+        .ask(
+            "How does a turbofan produce thrust?",
+            &STRATEGY,
+            &SearchSettings::default(),
+            None,
+            AnswerSettings::default(),
+            &mut |p: &str| streamed.push_str(p),
+        )
+        .await
+        .expect("answers offline");
+    assert!(outcome.model.is_none());
+    assert!(outcome
+        .answer
+        .text
+        .starts_with("No language model is configured"));
+    assert!(
+        outcome.answer.text.contains("[multipage p.5]"),
+        "{}",
+        outcome.answer.text
+    );
+    assert_eq!(streamed, outcome.answer.text);
+    assert!(!outcome.answer.uncited);
+}
