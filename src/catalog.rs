@@ -178,6 +178,16 @@ impl Catalog {
         Ok(())
     }
 
+    /// Sets the page count of a document whose page texts are not kept (synthetic ones).
+    pub async fn set_page_count(&self, doc_id: i64, pages: u32) -> Result<(), CatalogError> {
+        sqlx::query("UPDATE documents SET page_count = ? WHERE id = ?")
+            .bind(pages)
+            .bind(doc_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     pub async fn mark_ready(
         &self,
         doc_id: i64,

@@ -17,6 +17,7 @@ pub mod plot;
 pub mod search;
 pub mod settings;
 pub mod store;
+pub mod synthetic;
 pub mod text_clean;
 pub mod tree;
 

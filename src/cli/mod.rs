@@ -4,6 +4,7 @@ mod ask;
 mod docs;
 mod ingest;
 mod progress;
+mod scale;
 mod search;
 
 use std::path::PathBuf;
@@ -77,6 +78,8 @@ pub enum Command {
     Compare(search::CompareArgs),
     /// Measure every strategy on questions with gold pages.
     Bench(search::BenchArgs),
+    /// Search latency on a synthetic library of a given size (in a temporary folder).
+    BenchScale(scale::ScaleArgs),
     /// Ask a question; the answer cites its pages.
     Ask(ask::AskArgs),
     /// Past searches, comparisons, questions and benchmarks.
@@ -89,8 +92,10 @@ pub enum Command {
 }
 
 pub fn init_logging(verbose: u8) {
+    // qdrant-edge warns at every start about process-wide flags a server would set; they
+    // mean nothing to a person using the CLI.
     let default = match verbose {
-        0 => "warn",
+        0 => "warn,qdrant_edge=error",
         1 => "info,pagetree=debug",
         _ => "debug",
     };
@@ -130,6 +135,14 @@ pub async fn run(args: Args) -> Result<ExitCode> {
             search::compare(&open(&root, &args).await?, compare_args).await
         }
         Command::Bench(bench_args) => search::bench(&open(&root, &args).await?, bench_args).await,
+        Command::BenchScale(scale_args) => {
+            let options = OpenOptions {
+                assets_dir: args.assets.clone(),
+                model_dir: args.model_dir.clone(),
+                llm: None,
+            };
+            scale::run(scale_args, options).await
+        }
         Command::Ask(ask_args) => ask::ask(&open(&root, &args).await?, ask_args).await,
         Command::History(history_args) => {
             ask::history(&open(&root, &args).await?, history_args).await

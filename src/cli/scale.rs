@@ -1,0 +1,75 @@
+//! `pagetree bench-scale`: search latency on a synthetic library of a given size.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use pagetree::library::OpenOptions;
+use pagetree::synthetic::{bench_scale, ScaleReport};
+
+#[derive(Args, Debug)]
+pub struct ScaleArgs {
+    /// Nodes in the synthetic library (pages and section summaries together).
+    #[arg(long, default_value_t = 100_000)]
+    pub nodes: usize,
+    /// Random queries per strategy.
+    #[arg(long, default_value_t = 100)]
+    pub queries: usize,
+    #[arg(long, default_value_t = 7)]
+    pub seed: u64,
+    /// Build the library here and keep it (default: a temporary folder, removed after).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub async fn run(args: &ScaleArgs, options: OpenOptions) -> Result<ExitCode> {
+    let temporary = tempfile::tempdir().context("cannot make a temporary folder")?;
+    let root = args
+        .dir
+        .clone()
+        .unwrap_or_else(|| temporary.path().join("library"));
+    let report = bench_scale(&root, options, args.nodes, args.queries, args.seed).await?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_report(&report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_report(report: &ScaleReport) {
+    println!(
+        "{} nodes in {} documents: built in {:.1} s (+ {:.1} s optimize), reopened in {:.2} s, {:.1} MiB on disk, peak memory {}",
+        report.nodes,
+        report.documents,
+        report.build_seconds,
+        report.optimize_seconds,
+        report.open_seconds,
+        report.index_bytes as f64 / (1024.0 * 1024.0),
+        report
+            .peak_memory_bytes
+            .map(|b| format!("{:.0} MiB", b as f64 / (1024.0 * 1024.0)))
+            .unwrap_or_else(|| "unknown".into())
+    );
+    println!(
+        "{} random queries per strategy; query embedding (real questions) median {:.1} ms",
+        report.queries, report.median_query_embedding_ms
+    );
+    println!(
+        "{:<16} {:>10} {:>10} {:>14} {:>9}",
+        "strategy", "p50 ms", "p95 ms", "store queries", "× flat"
+    );
+    for s in &report.strategies {
+        println!(
+            "{:<16} {:>10.2} {:>10.2} {:>14.1} {:>9.2}",
+            s.strategy.name(),
+            s.median_ms,
+            s.p95_ms,
+            s.mean_store_queries,
+            s.ratio_to_flat
+        );
+    }
+}

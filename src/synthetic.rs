@@ -1,0 +1,354 @@
+//! Synthetic libraries for scale benchmarks: random unit vectors of the model's
+//! dimension, BM25-like sparse vectors drawn from a Zipf word distribution, and trees of
+//! width 4 over documents of 20–400 pages, written straight into a library.
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use rand_distr::{Distribution, StandardNormal, Zipf};
+
+use crate::error::Result;
+use crate::library::Library;
+use crate::store::{IndexedNode, QueryVectors, Sparse};
+use crate::tree::{group_level, node_id, Group, Node, ROOT_PARENT};
+
+pub const VOCABULARY: usize = 50_000;
+const TERMS_PER_NODE: usize = 40;
+
+pub struct Generator {
+    rng: StdRng,
+    zipf: Zipf<f64>,
+    dimension: usize,
+}
+
+impl Generator {
+    pub fn new(seed: u64, dimension: usize) -> Result<Self, String> {
+        Ok(Self {
+            rng: StdRng::seed_from_u64(seed),
+            // Word frequencies in text follow Zipf's law with an exponent near 1.
+            zipf: Zipf::new(VOCABULARY as f64, 1.07).map_err(|e| e.to_string())?,
+            dimension,
+        })
+    }
+
+    pub fn unit_vector(&mut self) -> Vec<f32> {
+        let mut v: Vec<f32> = (0..self.dimension)
+            .map(|_| StandardNormal.sample(&mut self.rng))
+            .collect();
+        let norm = v
+            .iter()
+            .map(|x| x * x)
+            .sum::<f32>()
+            .sqrt()
+            .max(f32::MIN_POSITIVE);
+        v.iter_mut().for_each(|x| *x /= norm);
+        v
+    }
+
+    pub fn sparse(&mut self, terms: usize) -> Sparse {
+        let mut counts: std::collections::BTreeMap<u32, f32> = std::collections::BTreeMap::new();
+        for _ in 0..terms {
+            let term = self.zipf.sample(&mut self.rng) as u32;
+            *counts.entry(term).or_default() += 1.0;
+        }
+        Sparse {
+            indices: counts.keys().copied().collect(),
+            values: counts.values().copied().collect(),
+        }
+    }
+
+    pub fn query(&mut self) -> QueryVectors {
+        QueryVectors {
+            dense: self.unit_vector(),
+            sparse: self.sparse(8),
+        }
+    }
+
+    pub fn pages(&mut self) -> usize {
+        self.rng.random_range(20..=400)
+    }
+
+    /// One document's tree (width 4), every node with random vectors.
+    pub fn document(&mut self, doc_id: i64, file_name: &str, pages: usize) -> Vec<IndexedNode> {
+        let mut nodes: Vec<Node> = (0..pages)
+            .map(|i| Node {
+                id: node_id(doc_id, i),
+                doc_id,
+                file_name: file_name.to_string(),
+                parent_id: ROOT_PARENT,
+                child_ids: Vec::new(),
+                level: 0,
+                page_start: i as u32 + 1,
+                page_end: i as u32 + 1,
+                description: String::new(),
+                keywords: Vec::new(),
+            })
+            .collect();
+        let mut level: Vec<usize> = (0..pages).collect();
+        while level.len() > 1 {
+            let mut next = Vec::new();
+            for group in group_level(level.len(), 4) {
+                match group {
+                    Group::Carried(position) => next.push(level[position]),
+                    Group::Parent(range) => {
+                        let children: Vec<usize> = level[range].to_vec();
+                        let index = nodes.len();
+                        let id = node_id(doc_id, index);
+                        for &child in &children {
+                            nodes[child].parent_id = id as i64;
+                        }
+                        nodes.push(Node {
+                            id,
+                            doc_id,
+                            file_name: file_name.to_string(),
+                            parent_id: ROOT_PARENT,
+                            child_ids: children.iter().map(|&c| nodes[c].id).collect(),
+                            level: children.iter().map(|&c| nodes[c].level).max().unwrap_or(0) + 1,
+                            page_start: nodes[children[0]].page_start,
+                            page_end: children
+                                .iter()
+                                .map(|&c| nodes[c].page_end)
+                                .max()
+                                .unwrap_or(1),
+                            description: String::new(),
+                            keywords: Vec::new(),
+                        });
+                        next.push(index);
+                    }
+                }
+            }
+            level = next;
+        }
+        nodes
+            .into_iter()
+            .map(|node| IndexedNode {
+                node,
+                dense: self.unit_vector(),
+                sparse: self.sparse(TERMS_PER_NODE),
+            })
+            .collect()
+    }
+}
+
+/// Fills `library` with synthetic documents until it holds at least `target_nodes`
+/// nodes; returns (documents, nodes).
+pub async fn populate(
+    library: &Library,
+    generator: &mut Generator,
+    target_nodes: usize,
+) -> Result<(usize, usize)> {
+    let store = library.store().await?;
+    let mut nodes_written = 0;
+    let mut documents = 0;
+    while nodes_written < target_nodes {
+        let pages = generator.pages();
+        let name = format!("synthetic-{documents:05}.pdf");
+        let record = library
+            .catalog()
+            .begin_document(&format!("synthetic-{documents}"), &name, &name)
+            .await?;
+        let nodes = generator.document(record.id, &name, pages);
+        let count = nodes.len();
+        store.upsert(nodes).await?;
+        library
+            .catalog()
+            .set_page_count(record.id, pages as u32)
+            .await?;
+        library
+            .catalog()
+            .mark_ready(record.id, count, "synthetic", None)
+            .await?;
+        nodes_written += count;
+        documents += 1;
+    }
+    store.flush().await?;
+    Ok((documents, nodes_written))
+}
+
+/// What `bench-scale` measures on one synthetic library.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ScaleReport {
+    pub documents: usize,
+    pub nodes: usize,
+    pub build_seconds: f64,
+    pub optimize_seconds: f64,
+    pub open_seconds: f64,
+    pub index_bytes: u64,
+    pub peak_memory_bytes: Option<u64>,
+    pub queries: usize,
+    pub median_query_embedding_ms: f64,
+    pub strategies: Vec<ScaleStrategy>,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ScaleStrategy {
+    pub strategy: crate::search::Strategy,
+    pub median_ms: f64,
+    pub p95_ms: f64,
+    pub mean_store_queries: f64,
+    pub ratio_to_flat: f64,
+}
+
+/// Bytes `path` really takes on disk, recursively: the index preallocates sparse files,
+/// so apparent sizes would overstate it several times.
+pub fn folder_size(path: &std::path::Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return 0;
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .map(|entry| match entry.metadata() {
+            Ok(meta) if meta.is_dir() => folder_size(&entry.path()),
+            Ok(meta) => meta.blocks() * 512,
+            Err(_) => 0,
+        })
+        .sum()
+}
+
+/// The process's peak resident memory (Linux), from /proc/self/status.
+pub fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Builds a synthetic library of about `nodes` nodes in `root`, reopens it, and times
+/// every tree strategy on `queries` random queries (the query embedding is timed apart,
+/// on real questions, since random vectors need none).
+pub async fn bench_scale(
+    root: &std::path::Path,
+    options: crate::library::OpenOptions,
+    nodes: usize,
+    queries: usize,
+    seed: u64,
+) -> Result<ScaleReport> {
+    use crate::search::{SearchSettings, Strategy};
+    use std::time::Instant;
+
+    let (documents, written, build_seconds, optimize_seconds) = {
+        let (library, _) = Library::open(root, options.clone()).await?;
+        let dimension = library.dense().await?.dimension();
+        let mut generator =
+            Generator::new(seed, dimension).map_err(crate::library::LibraryError::Settings)?;
+        let started = Instant::now();
+        let (documents, written) = populate(&library, &mut generator, nodes).await?;
+        let build_seconds = started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        library.store().await?.optimize().await?;
+        (
+            documents,
+            written,
+            build_seconds,
+            started.elapsed().as_secs_f64(),
+        )
+    };
+
+    let started = Instant::now();
+    let (library, _) = Library::open(root, options).await?;
+    library.store().await?;
+    let open_seconds = started.elapsed().as_secs_f64();
+
+    let mut embed_times = Vec::new();
+    for question in SAMPLE_QUESTIONS {
+        let started = Instant::now();
+        library.embed_query(question).await?;
+        embed_times.push(started.elapsed().as_secs_f64() * 1e3);
+    }
+
+    let dimension = library.dense().await?.dimension();
+    let mut generator =
+        Generator::new(seed ^ 0x5eed, dimension).map_err(crate::library::LibraryError::Settings)?;
+    let query_vectors: Vec<QueryVectors> = (0..queries).map(|_| generator.query()).collect();
+    let settings = SearchSettings::default();
+    let strategies: Vec<Strategy> = Strategy::all_defaults()
+        .into_iter()
+        .filter(|s| !s.needs_llm())
+        .collect();
+    let mut timings: Vec<(Strategy, Vec<f64>, f64)> = Vec::new();
+    for strategy in strategies {
+        let mut times = Vec::with_capacity(queries);
+        let mut store_queries = 0usize;
+        for query in &query_vectors {
+            let result = library
+                .search_with_query("", query, 0.0, &strategy, &settings)
+                .await?;
+            times.push(result.search_ms);
+            store_queries += result.store_queries;
+        }
+        timings.push((
+            strategy,
+            times,
+            store_queries as f64 / queries.max(1) as f64,
+        ));
+    }
+    let flat_median = timings
+        .iter()
+        .find(|(s, _, _)| matches!(s, Strategy::Flat { .. }))
+        .map(|(_, t, _)| crate::eval::percentile(t, 0.5))
+        .unwrap_or(0.0);
+    Ok(ScaleReport {
+        documents,
+        nodes: written,
+        build_seconds,
+        optimize_seconds,
+        open_seconds,
+        index_bytes: folder_size(root),
+        peak_memory_bytes: peak_memory_bytes(),
+        queries,
+        median_query_embedding_ms: crate::eval::percentile(&embed_times, 0.5),
+        strategies: timings
+            .into_iter()
+            .map(|(strategy, times, mean_store_queries)| {
+                let median = crate::eval::percentile(&times, 0.5);
+                ScaleStrategy {
+                    strategy,
+                    median_ms: median,
+                    p95_ms: crate::eval::percentile(&times, 0.95),
+                    mean_store_queries,
+                    ratio_to_flat: if flat_median > 0.0 {
+                        median / flat_median
+                    } else {
+                        0.0
+                    },
+                }
+            })
+            .collect(),
+    })
+}
+
+const SAMPLE_QUESTIONS: [&str; 8] = [
+    "What was 3M's FY2018 capital expenditure?",
+    "How did Boeing's revenue change from 2021 to 2022?",
+    "Which region had the highest EBITDAR contribution for MGM during FY2022?",
+    "What is the nature and purpose of AMCOR's restructuring liability?",
+    "Does Foot Locker's new CEO have previous CEO experience?",
+    "What are Netflix's total current liabilities at year end FY2017?",
+    "How much does Pfizer expect to pay to spin off Upjohn?",
+    "What industry does Amcor primarily operate in?",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::check_invariants;
+
+    #[test]
+    fn synthetic_documents_are_valid_trees_with_unit_vectors() {
+        let mut generator = Generator::new(1, 16).expect("generator");
+        for pages in [1, 2, 5, 37] {
+            let indexed = generator.document(3, "s.pdf", pages);
+            let nodes: Vec<Node> = indexed.iter().map(|n| n.node.clone()).collect();
+            check_invariants(&nodes, pages as u32).expect("a valid tree");
+            for node in &indexed {
+                let norm: f32 = node.dense.iter().map(|x| x * x).sum::<f32>().sqrt();
+                assert!((norm - 1.0).abs() < 1e-4);
+                assert!(
+                    node.sparse.indices.windows(2).all(|w| w[0] < w[1]),
+                    "sorted, unique terms"
+                );
+            }
+        }
+        assert!((20..=400).contains(&generator.pages()));
+    }
+}
