@@ -11,6 +11,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PAGETREE_CACHE/target}"
 bash scripts/setup.sh
 bash scripts/build-llama-server.sh
 
+echo "== ui: typecheck and unit tests"
+(cd ui && npm ci --no-audit --no-fund --loglevel=error && npm run --silent typecheck && npm test --silent)
+
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"

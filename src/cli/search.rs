@@ -51,6 +51,12 @@ pub struct SearchOptions {
     pub dense_weight: f32,
     #[arg(long, default_value_t = 1.0)]
     pub sparse_weight: f32,
+    /// Dense weight for the first step over the documents' roots (default: --dense-weight).
+    #[arg(long)]
+    pub root_dense_weight: Option<f32>,
+    /// Sparse (BM25) weight for the first step over the roots (default: --sparse-weight).
+    #[arg(long)]
+    pub root_sparse_weight: Option<f32>,
     /// Largest context in LLM tokens (cl100k_base); lowest-scored nodes go first.
     #[arg(long)]
     pub token_budget: Option<usize>,
@@ -105,12 +111,20 @@ impl SearchOptions {
             }
             Some(ids)
         };
+        let fusion = Fusion {
+            rrf_k: self.rrf_k,
+            dense_weight: self.dense_weight,
+            sparse_weight: self.sparse_weight,
+        };
+        let root_fusion = (self.root_dense_weight.is_some() || self.root_sparse_weight.is_some())
+            .then(|| Fusion {
+                dense_weight: self.root_dense_weight.unwrap_or(self.dense_weight),
+                sparse_weight: self.root_sparse_weight.unwrap_or(self.sparse_weight),
+                ..fusion
+            });
         Ok(SearchSettings {
-            fusion: Fusion {
-                rrf_k: self.rrf_k,
-                dense_weight: self.dense_weight,
-                sparse_weight: self.sparse_weight,
-            },
+            fusion,
+            root_fusion,
             token_budget: self.token_budget,
             documents,
         })

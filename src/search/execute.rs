@@ -36,7 +36,7 @@ impl Library {
         let dense = vectors.into_iter().next().unwrap_or_default();
         Ok(QueryVectors {
             dense,
-            sparse: Sparse::from(sparse.embed_query(question)),
+            sparse: Sparse::from(sparse.embed_query(&super::query::expand_for_bm25(question))),
         })
     }
 
@@ -78,7 +78,7 @@ impl Library {
         let doc_ids: Vec<i64> = documents.iter().map(|d| d.id).collect();
         let store = self.store().await?;
         let search_started = Instant::now();
-        let mut run = SearchRun::new(store.as_ref(), query, settings.fusion);
+        let mut run = SearchRun::new(store.as_ref(), query, settings.fusion, settings.root_fusion);
         let chosen = run.execute(strategy, &roots, &doc_ids).await?;
         let search_ms = search_started.elapsed().as_secs_f64() * 1e3;
         let selected = run.selected(&chosen);

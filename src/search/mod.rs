@@ -5,6 +5,7 @@ pub mod context;
 mod execute;
 pub mod knee;
 pub mod proxy;
+pub mod query;
 pub mod run;
 pub mod strategy;
 pub mod walk;
@@ -23,6 +24,10 @@ pub const DEFAULT_RRF_K: usize = 2;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SearchSettings {
     pub fusion: Fusion,
+    /// Fusion for the first step, over the documents' roots (e.g. keywords first to find
+    /// the right filing); `fusion` otherwise.
+    #[serde(default)]
+    pub root_fusion: Option<Fusion>,
     /// Largest context, in LLM tokens; the lowest-scored nodes go first.
     pub token_budget: Option<usize>,
     /// Restrict the search to these documents (ids); all ready documents otherwise.
@@ -37,6 +42,7 @@ impl Default for SearchSettings {
                 dense_weight: 1.0,
                 sparse_weight: 1.0,
             },
+            root_fusion: None,
             token_budget: None,
             documents: None,
         }

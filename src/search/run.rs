@@ -18,6 +18,7 @@ pub struct SearchRun<'a> {
     store: &'a dyn VectorStore,
     query: &'a QueryVectors,
     fusion: Fusion,
+    root_fusion: Fusion,
     nodes: HashMap<u64, Node>,
     pub trace: Vec<TraceStep>,
     pub store_queries: usize,
@@ -26,11 +27,17 @@ pub struct SearchRun<'a> {
 }
 
 impl<'a> SearchRun<'a> {
-    pub fn new(store: &'a dyn VectorStore, query: &'a QueryVectors, fusion: Fusion) -> Self {
+    pub fn new(
+        store: &'a dyn VectorStore,
+        query: &'a QueryVectors,
+        fusion: Fusion,
+        root_fusion: Option<Fusion>,
+    ) -> Self {
         Self {
             store,
             query,
             fusion,
+            root_fusion: root_fusion.unwrap_or(fusion),
             nodes: HashMap::new(),
             trace: Vec::new(),
             store_queries: 0,
@@ -72,13 +79,26 @@ impl<'a> SearchRun<'a> {
 
     /// Ranks exactly `ids` (one store query) and makes sure their payloads are known.
     pub async fn rank(&mut self, ids: Vec<u64>) -> Result<Vec<ScoredNode>, StoreError> {
+        self.rank_with(ids, self.fusion).await
+    }
+
+    /// Ranks the documents' roots, with the root-step fusion.
+    async fn rank_roots(&mut self, roots: &[u64]) -> Result<Vec<ScoredNode>, StoreError> {
+        self.rank_with(roots.to_vec(), self.root_fusion).await
+    }
+
+    async fn rank_with(
+        &mut self,
+        ids: Vec<u64>,
+        fusion: Fusion,
+    ) -> Result<Vec<ScoredNode>, StoreError> {
         let limit = ids.len();
         if limit == 0 {
             return Ok(Vec::new());
         }
         let ranked = self
             .store
-            .hybrid_scores(self.query, &Candidates::Ids(ids), limit, self.fusion)
+            .hybrid_scores(self.query, &Candidates::Ids(ids), limit, fusion)
             .await?;
         self.store_queries += 1;
         self.load(ranked.iter().map(|n| n.id)).await?;
@@ -147,7 +167,7 @@ impl<'a> SearchRun<'a> {
     }
 
     async fn branch(&mut self, roots: &[u64], count: usize) -> Result<Vec<ScoredNode>, StoreError> {
-        let ranked_roots = self.rank(roots.to_vec()).await?;
+        let ranked_roots = self.rank_roots(roots).await?;
         let best: Vec<ScoredNode> = ranked_roots.iter().take(count.max(1)).cloned().collect();
         self.record("roots", &ranked_roots, None, best.len(), Vec::new(), &best);
         let mut queue: std::collections::VecDeque<ScoredNode> = best.into();
@@ -207,7 +227,7 @@ impl<'a> SearchRun<'a> {
         width: usize,
     ) -> Result<Vec<ScoredNode>, StoreError> {
         let width = width.max(1);
-        let ranked_roots = self.rank(roots.to_vec()).await?;
+        let ranked_roots = self.rank_roots(roots).await?;
         let mut beam: Vec<ScoredNode> = ranked_roots.iter().take(width).cloned().collect();
         self.record("roots", &ranked_roots, None, beam.len(), Vec::new(), &beam);
         let mut rule = StopRule::new(MAX_STEPS);
@@ -240,7 +260,7 @@ impl<'a> SearchRun<'a> {
         max_roots: usize,
         sensitivity: f32,
     ) -> Result<Vec<ScoredNode>, StoreError> {
-        let ranked_roots = self.rank(roots.to_vec()).await?;
+        let ranked_roots = self.rank_roots(roots).await?;
         let top: Vec<ScoredNode> = ranked_roots
             .iter()
             .take(max_roots.max(1))

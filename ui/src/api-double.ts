@@ -1,0 +1,1006 @@
+// TEST DOUBLE — "DemoBackend".
+//
+// Stands in for the Tauri shell when the UI runs in a plain browser (no
+// `window.__TAURI_INTERNALS__`): for screenshots, browser tests and working on the UI
+// without building the app. It answers the same commands and emits the same events as
+// the shell (see the contract in api.ts and README.md) from a small in-memory library:
+// two made-up annual reports, their page trees, searches whose scores come from word
+// overlap fused with RRF, a knee cut ported from the engine, and an answer streamed
+// token by token. Nothing here is real retrieval or a real model; the UI shows a
+// "demo data" badge whenever this class is in use.
+//
+// Handy switches for trying the UI:
+// - a question containing "fail" makes `ask` / `search` reject with a message;
+// - ingesting a file whose name contains "broken" fails at the reading stage;
+// - clearing the model in Settings makes proxy-pointer skipped and answers extractive.
+
+import type {
+  AppSettings,
+  AskOutcome,
+  CommandArgs,
+  CommandName,
+  CommandResult,
+  ContextPage,
+  DocumentRecord,
+  EventName,
+  Events,
+  Node,
+  RunRecord,
+  ScoredNode,
+  SearchResult,
+  SearchSettings,
+  SelectedNode,
+  Strategy,
+  TraceStep,
+  Transport,
+  Unlisten,
+} from './api';
+import { defaultFusion, defaultStrategies } from './api';
+import { findCitations } from './citations';
+import { DEMO_DOCUMENTS, demoIngestedDocument, demoPageText, type DemoDocument } from './demo-content';
+import { bestSentence, contentWords } from './highlight';
+
+// ---------------------------------------------------------------------------------------
+// The knee, as the engine cuts it (src/search/knee.rs)
+// ---------------------------------------------------------------------------------------
+
+const TOLERANCE = 1e-6;
+
+export function chordDistances(sorted: number[]): number[] {
+  const n = sorted.length;
+  if (n <= 2) return [];
+  const first = sorted[0] ?? 0;
+  const last = sorted[n - 1] ?? 0;
+  const range = first - last;
+  if (Math.abs(range) <= Number.EPSILON * Math.max(Math.abs(first), 1)) return [];
+  return sorted.map((score, i) => {
+    const x = i / (n - 1);
+    const y = (score - last) / range;
+    return Math.abs(1 - x - y) / Math.SQRT2;
+  });
+}
+
+export function kneeCut(sorted: number[], sensitivity = 1): { knee: number | null; keep: number } {
+  const n = sorted.length;
+  const distances = chordDistances(sorted);
+  const max = distances.reduce((m, d) => Math.max(m, d), 0);
+  if (max <= TOLERANCE) return { knee: null, keep: n };
+  const knee = Math.max(0, distances.findIndex((d) => d >= max - TOLERANCE));
+  const s = Math.min(1, Math.max(0, sensitivity));
+  if (s <= 0) return { knee, keep: n };
+  if (s >= 1) return { knee, keep: knee + 1 };
+  const threshold = s * max;
+  let lastAbove = knee;
+  distances.forEach((d, i) => {
+    if (d >= threshold - TOLERANCE) lastAbove = i;
+  });
+  return { knee, keep: Math.max(lastAbove, knee) + 1 };
+}
+
+// ---------------------------------------------------------------------------------------
+// The library
+// ---------------------------------------------------------------------------------------
+
+interface DemoDoc {
+  record: DocumentRecord;
+  content: DemoDocument;
+  nodes: Node[];
+  rootId: number;
+}
+
+const TREE_WIDTH = 4;
+/** Words too common in filings to make good keywords. */
+const DULL = new Set(['united', 'states', 'continued', 'statements', 'discussion', 'amounts', 'millions', 'dollars', 'unless', 'stated', 'otherwise', 'compared', 'company', 'management']);
+const NO_MODEL_NOTE =
+  'No language model is configured, so here are the most relevant passages of the pages found';
+
+function buildTree(docId: number, fileName: string, content: DemoDocument): { nodes: Node[]; rootId: number } {
+  const nodes: Node[] = [];
+  let next = docId * 10_000 + 1;
+  const sectionOf = (page: number) => content.sections.find((s) => page >= s.first && page <= s.last);
+  let level: Node[] = [];
+  for (let page = 1; page <= content.pages; page++) {
+    const text = demoPageText(content, page);
+    const section = sectionOf(page);
+    const words = contentWords(text).filter((w) => w.length > 5 && !/^\d/.test(w) && !DULL.has(w));
+    const keywords = [...new Set([...(section?.keywords.slice(0, 1) ?? []), ...words.slice(0, 3)])];
+    const firstSentence = text.split(/(?<=\.)\s/)[0] ?? '';
+    level.push({
+      id: next++,
+      doc_id: docId,
+      file_name: fileName,
+      parent_id: -1,
+      child_ids: [],
+      level: 0,
+      page_start: page,
+      page_end: page,
+      description: text === '' ? 'Page without a text layer (scanned image).' : firstSentence.slice(0, 160),
+      keywords: text === '' ? ['scanned'] : keywords,
+    });
+  }
+  nodes.push(...level);
+  let height = 0;
+  while (level.length > 1) {
+    height++;
+    const up: Node[] = [];
+    for (let i = 0; i < level.length; i += TREE_WIDTH) {
+      const kids = level.slice(i, i + TREE_WIDTH);
+      const first = kids[0];
+      const last = kids[kids.length - 1];
+      if (!first || !last) continue;
+      const titles = [
+        ...new Set(
+          content.sections
+            .filter((s) => s.last >= first.page_start && s.first <= last.page_end)
+            .map((s) => s.title),
+        ),
+      ];
+      const keywords = [...new Set(kids.flatMap((k) => k.keywords))].slice(0, 5);
+      const parent: Node = {
+        id: next++,
+        doc_id: docId,
+        file_name: fileName,
+        parent_id: -1,
+        child_ids: kids.map((k) => k.id),
+        level: height,
+        page_start: first.page_start,
+        page_end: last.page_end,
+        description:
+          height === 1
+            ? `${titles.join('; ')}. ${kids.find((k) => !k.description.startsWith('Page without'))?.description ?? ''}`.slice(0, 240)
+            : titles.length === 1
+              ? `Part of ${titles[0]}.`
+              : `Sections: ${titles.join('; ')}.`,
+        keywords,
+      };
+      for (const kid of kids) kid.parent_id = parent.id;
+      up.push(parent);
+    }
+    nodes.push(...up);
+    level = up;
+  }
+  const root = level[0];
+  if (root && root.level > 0) {
+    root.description = `${content.name}: ${content.sections.map((s) => s.title).join('; ')}.`;
+  }
+  return { nodes, rootId: root?.id ?? -1 };
+}
+
+function record(id: number, content: DemoDocument, status: DocumentRecord['status'], nodeCount: number | null): DocumentRecord {
+  const now = new Date(Date.UTC(2026, 10, 30, 9, id, 0)).toISOString().replace(/\.\d+Z$/, 'Z');
+  return {
+    id,
+    name: content.name,
+    file_name: `${content.name}.pdf`,
+    path: `/home/demo/Documents/${content.name}.pdf`,
+    content_hash: `demo${id.toString(16).padStart(60, '0')}`,
+    page_count: content.pages,
+    pages_without_text: content.blank.length,
+    node_count: nodeCount,
+    status,
+    error: null,
+    describer: 'offline (demo)',
+    warnings: content.warnings,
+    added_at: now,
+    updated_at: now,
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Page pictures: an SVG "page" with the text set in lines (a PNG in the real shell)
+// ---------------------------------------------------------------------------------------
+
+function escapeXml(s: string): string {
+  return s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line.length + word.length + 1 > width && line !== '') {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+function pageSvg(doc: DemoDoc, page: number, width: number): string {
+  const w = 612;
+  const h = 792;
+  const text = demoPageText(doc.content, page);
+  const lines = text === '' ? [] : wrap(text, 62);
+  const body = lines
+    .slice(0, 30)
+    .map((l, i) => `<text x="56" y="${130 + i * 22}" font-size="15">${escapeXml(l)}</text>`)
+    .join('');
+  const filler = Array.from({ length: 12 }, (_, i) => {
+    const y = 150 + lines.length * 22 + i * 22;
+    const lw = 420 + ((page * 37 + i * 53) % 80);
+    return y < h - 80 ? `<rect x="56" y="${y}" width="${lw}" height="8" rx="3" fill="#d8dce3"/>` : '';
+  }).join('');
+  const scanned =
+    text === ''
+      ? `<rect x="56" y="120" width="500" height="560" fill="#eceae4"/><text x="306" y="410" font-size="22" text-anchor="middle" fill="#8a8578">scanned page — no text layer</text>`
+      : '';
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${Math.round((width * h) / w)}" viewBox="0 0 ${w} ${h}" font-family="Georgia, serif" fill="#1f2933">` +
+    `<rect width="${w}" height="${h}" fill="#ffffff"/>` +
+    `<rect x="0" y="0" width="${w}" height="6" fill="#2f5fb3"/>` +
+    `<text x="56" y="70" font-size="13" fill="#52606d">${escapeXml(doc.record.name)}</text>` +
+    `<text x="556" y="70" font-size="13" text-anchor="end" fill="#52606d">demo page</text>` +
+    `<line x1="56" y1="86" x2="556" y2="86" stroke="#cbd2d9"/>` +
+    body +
+    filler +
+    scanned +
+    `<text x="306" y="${h - 40}" font-size="14" text-anchor="middle" fill="#52606d">${page}</text>` +
+    `</svg>`;
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// The backend
+// ---------------------------------------------------------------------------------------
+
+type Handler<E extends EventName> = (payload: Events[E]) => void;
+type Handlers = { [C in CommandName]: (args: CommandArgs<C>) => Promise<CommandResult<C>> };
+
+export interface DemoOptions {
+  /** Multiplies every simulated delay: 1 feels like the app, 0 answers at once (tests). */
+  speed?: number;
+}
+
+export class DemoBackend implements Transport {
+  readonly demo = true;
+  private readonly speed: number;
+  private docs: DemoDoc[] = [];
+  private nextDocId = 1;
+  private runs: RunRecord[] = [];
+  private nextRunId = 1;
+  private nextConversation = 1;
+  private listeners = new Map<EventName, Set<Handler<EventName>>>();
+  private ingestQueue: string[] = [];
+  private ingesting = false;
+  private cancelRequested = false;
+  private settings: AppSettings = {
+    llm_base_url: 'http://127.0.0.1:8080/v1',
+    llm_model: 'demo-model',
+    llm_api_key: null,
+    llm_key_storage: 'not stored (demo data: nothing leaves this page)',
+    embedding_model_dir: '~/.local/share/pagetree/assets/bge-small-en-v1.5',
+    qdrant_mode: 'embedded',
+    qdrant_url: null,
+    qdrant_api_key: null,
+    defaults: { strategies: defaultStrategies(), fusion: defaultFusion(), token_budget: null },
+  };
+
+  constructor(options: DemoOptions = {}) {
+    this.speed = options.speed ?? 1;
+    for (const content of DEMO_DOCUMENTS) this.addDocument(content, 'ready');
+    this.seedHistory();
+  }
+
+  // ------------------------------------------------------------------ transport
+
+  invoke<C extends CommandName>(command: C, args: CommandArgs<C>): Promise<CommandResult<C>> {
+    const handler = this.handlers[command] as ((a: CommandArgs<C>) => Promise<CommandResult<C>>) | undefined;
+    if (!handler) return Promise.reject(`Unknown command ${command}`);
+    return handler(args);
+  }
+
+  listen<E extends EventName>(event: E, handler: (payload: Events[E]) => void): Promise<Unlisten> {
+    let set = this.listeners.get(event);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(event, set);
+    }
+    const h = handler as Handler<EventName>;
+    set.add(h);
+    return Promise.resolve(() => {
+      set?.delete(h);
+    });
+  }
+
+  /** Emits an event to the UI, as the shell would (exposed for tests: OS drops). */
+  emit<E extends EventName>(event: E, payload: Events[E]): void {
+    for (const handler of this.listeners.get(event) ?? []) (handler as Handler<E>)(payload);
+  }
+
+  private wait(ms: number): Promise<void> {
+    const t = ms * this.speed;
+    return new Promise((resolve) => setTimeout(resolve, t));
+  }
+
+  private readonly handlers: Handlers = {
+    list_documents: async () => {
+      await this.wait(40);
+      return this.docs.map((d) => ({ ...d.record }));
+    },
+    ingest_paths: async ({ paths }) => {
+      await this.wait(20);
+      if (paths.length === 0) throw 'No files to add.';
+      this.ingestQueue.push(...paths);
+      void this.runIngestion();
+    },
+    pick_and_ingest: async () => {
+      await this.wait(300);
+      this.ingestQueue.push('/home/demo/Downloads/ANNUAL_REPORT_2023.pdf');
+      void this.runIngestion();
+    },
+    cancel_ingest: async () => {
+      if (this.ingesting) this.cancelRequested = true;
+    },
+    delete_document: async ({ key }) => {
+      await this.wait(120);
+      const doc = this.resolve(key);
+      if (doc.record.status === 'ingesting') throw `${doc.record.name} is being ingested; cancel it first.`;
+      this.docs = this.docs.filter((d) => d !== doc);
+      return { ...doc.record };
+    },
+    document_tree: async ({ key }) => {
+      await this.wait(80);
+      const doc = this.resolve(key);
+      if (doc.record.status !== 'ready') throw `${doc.record.name} has no tree yet (${doc.record.status}).`;
+      return {
+        document: { ...doc.record },
+        root_id: doc.rootId,
+        nodes: doc.nodes.map((n) => ({ ...n, child_ids: [...n.child_ids], keywords: [...n.keywords] })),
+      };
+    },
+    page_image: async ({ docId, page, width }) => {
+      await this.wait(60 + (page % 5) * 20);
+      const doc = this.byId(docId);
+      this.checkPage(doc, page);
+      return pageSvg(doc, page, Math.max(40, Math.min(2400, Math.round(width))));
+    },
+    page_text: async ({ docId, page }) => {
+      await this.wait(30);
+      const doc = this.byId(docId);
+      this.checkPage(doc, page);
+      return demoPageText(doc.content, page);
+    },
+    search: async ({ question, strategy, settings }) => {
+      await this.wait(180);
+      const result = this.runSearch(question, strategy, settings);
+      this.record('search', null, result);
+      return result;
+    },
+    compare: async ({ question, strategies, settings }) => {
+      await this.wait(350);
+      if (strategies.length === 0) throw 'Choose at least one strategy to compare.';
+      const results: SearchResult[] = [];
+      const skipped: string[] = [];
+      for (const strategy of strategies) {
+        if (strategy.name === 'proxy-pointer' && !this.llmConfigured()) {
+          skipped.push('proxy-pointer: no language model is configured (Settings → Language model)');
+          continue;
+        }
+        results.push(this.runSearch(question, strategy, settings));
+      }
+      for (const r of results) this.record('compare', null, r);
+      return { results, skipped };
+    },
+    ask: async (args) => this.ask(args),
+    history: async ({ search, limit }) => {
+      await this.wait(60);
+      const needle = search?.trim().toLowerCase() ?? '';
+      return this.runs
+        .filter(
+          (r) =>
+            needle === '' ||
+            r.question.toLowerCase().includes(needle) ||
+            (r.answer?.text.toLowerCase().includes(needle) ?? false) ||
+            (r.strategy ?? '').includes(needle),
+        )
+        .sort((a, b) => b.id - a.id)
+        .slice(0, Math.max(0, limit))
+        .map((r) => structuredClone(r));
+    },
+    history_entry: async ({ id }) => {
+      await this.wait(30);
+      const run = this.runs.find((r) => r.id === id);
+      if (!run) throw `There is no run ${id} in the history.`;
+      return structuredClone(run);
+    },
+    export_history: async ({ format }) => {
+      await this.wait(80);
+      const runs = [...this.runs].sort((a, b) => b.id - a.id);
+      if (format === 'json') return JSON.stringify(runs, null, 2);
+      return [
+        '# PageTree history (demo data)',
+        '',
+        ...runs.flatMap((r) => [
+          `## ${r.created_at} — ${r.kind}, ${r.strategy ?? 'no strategy'}`,
+          '',
+          `**Question:** ${r.question}`,
+          '',
+          ...(r.answer ? [r.answer.text, ''] : []),
+          `Pages: ${Array.isArray(r.pages) ? (r.pages as ContextPage[]).map((p) => `${p.file_name} p.${p.page}`).join(', ') : '–'}`,
+          '',
+        ]),
+      ].join('\n');
+    },
+    get_settings: async () => {
+      await this.wait(30);
+      return structuredClone({ ...this.settings, llm_api_key: null });
+    },
+    save_settings: async ({ settings }) => {
+      await this.wait(120);
+      if (settings.qdrant_mode === 'remote') {
+        throw 'Remote Qdrant is not available in this build; the library stays on the embedded index.';
+      }
+      if (settings.llm_base_url && !/^https?:\/\//.test(settings.llm_base_url)) {
+        throw `The LLM base URL must start with http:// or https:// (got “${settings.llm_base_url}”).`;
+      }
+      this.settings = structuredClone({
+        ...settings,
+        llm_api_key: null,
+        llm_key_storage: settings.llm_api_key
+          ? 'not stored: the demo keeps no secrets (the app uses the OS keyring)'
+          : this.settings.llm_key_storage,
+      });
+      return structuredClone(this.settings);
+    },
+    test_llm_connection: async ({ settings }) => {
+      await this.wait(400);
+      if (!settings.llm_base_url || !settings.llm_model) {
+        return { ok: false, message: 'Set a base URL and a model first.', latency_ms: null };
+      }
+      if (!/^https?:\/\//.test(settings.llm_base_url)) {
+        return { ok: false, message: `Cannot reach ${settings.llm_base_url}: not an http(s) URL.`, latency_ms: null };
+      }
+      return {
+        ok: true,
+        message: `${settings.llm_model} answered at ${settings.llm_base_url} (demo data: no request was sent).`,
+        latency_ms: 42,
+      };
+    },
+  };
+
+  // ------------------------------------------------------------------ documents
+
+  private addDocument(content: DemoDocument, status: DocumentRecord['status']): DemoDoc {
+    const id = this.nextDocId++;
+    const { nodes, rootId } = buildTree(id, `${content.name}.pdf`, content);
+    const doc: DemoDoc = { record: record(id, content, status, status === 'ready' ? nodes.length : null), content, nodes, rootId };
+    this.docs.push(doc);
+    return doc;
+  }
+
+  private resolve(key: string): DemoDoc {
+    const doc =
+      this.docs.find((d) => d.record.name === key) ??
+      this.docs.find((d) => d.record.file_name === key) ??
+      this.docs.find((d) => String(d.record.id) === key);
+    if (!doc) throw `No document “${key}” in the library.`;
+    return doc;
+  }
+
+  private byId(id: number): DemoDoc {
+    const doc = this.docs.find((d) => d.record.id === id);
+    if (!doc) throw `No document with id ${id} in the library.`;
+    return doc;
+  }
+
+  private checkPage(doc: DemoDoc, page: number): void {
+    if (!Number.isInteger(page) || page < 1 || page > doc.content.pages) {
+      throw `${doc.record.name} has no page ${page} (it has ${doc.content.pages}).`;
+    }
+  }
+
+  private async runIngestion(): Promise<void> {
+    if (this.ingesting) return;
+    this.ingesting = true;
+    try {
+      for (let path = this.ingestQueue.shift(); path !== undefined; path = this.ingestQueue.shift()) {
+        await this.ingestOne(path);
+      }
+    } finally {
+      this.ingesting = false;
+      this.cancelRequested = false;
+    }
+  }
+
+  private async ingestOne(path: string): Promise<void> {
+    const file = path.split(/[\\/]/).pop() ?? path;
+    const name = file.replace(/\.pdf$/i, '');
+    if (!/\.pdf$/i.test(file)) {
+      // A folder: the shell walks it; the demo adds one made-up file from it.
+      return this.ingestOne(`${path}/${name || 'folder'}_NOTES.pdf`);
+    }
+    const existing = this.docs.find((d) => d.record.file_name === file && d.record.status === 'ready');
+    if (existing) {
+      this.emit('ingest://finished', {
+        file,
+        document: { ...existing.record },
+        error: null,
+        warnings: ['already in the library (same content); nothing to do'],
+      });
+      return;
+    }
+    const pages = 8 + (file.length % 9);
+    const content = demoIngestedDocument(name, pages);
+    const doc = this.addDocument(content, 'ingesting');
+    doc.record.path = path;
+    const stop = (error: string) => {
+      doc.record.status = 'failed';
+      doc.record.error = error;
+      this.emit('ingest://finished', { file, document: { ...doc.record }, error, warnings: [] });
+    };
+    const stages: { stage: Events['ingest://progress']['stage']; total: number; ms: number }[] = [
+      { stage: 'reading', total: 1, ms: 250 },
+      { stage: 'describing', total: pages, ms: 220 },
+      { stage: 'summarising', total: 1, ms: 300 },
+      { stage: 'embedding', total: doc.nodes.length, ms: 40 },
+      { stage: 'indexing', total: doc.nodes.length, ms: 20 },
+    ];
+    for (const { stage, total, ms } of stages) {
+      for (let done = 0; done <= total; done++) {
+        if (this.cancelRequested) {
+          this.docs = this.docs.filter((d) => d !== doc);
+          this.ingestQueue = [];
+          this.emit('ingest://finished', { file, document: null, error: 'Ingestion cancelled.', warnings: [] });
+          return;
+        }
+        this.emit('ingest://progress', { file, stage, done, total });
+        if (stage === 'reading' && done === 1 && /broken/i.test(file)) {
+          return stop(`${file} could not be read: the file is damaged (no cross-reference table).`);
+        }
+        if (done < total) await this.wait(ms);
+      }
+    }
+    doc.record.status = 'ready';
+    doc.record.node_count = doc.nodes.length;
+    doc.record.updated_at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    this.emit('ingest://finished', {
+      file,
+      document: { ...doc.record },
+      error: null,
+      warnings: ['pages were described offline (no language model was used for ingestion in the demo)'],
+    });
+  }
+
+  // ------------------------------------------------------------------ search
+
+  private llmConfigured(): boolean {
+    return Boolean(this.settings.llm_base_url && this.settings.llm_model);
+  }
+
+  /** Dense and sparse "scores" of every node for a question. */
+  private signals(question: string, docs: DemoDoc[]): Map<number, { dense: number; sparse: number }> {
+    const wanted = contentWords(question);
+    const wantedSet = new Set(wanted);
+    const out = new Map<number, { dense: number; sparse: number }>();
+    for (const doc of docs) {
+      const pageSignal = new Map<number, { dense: number; sparse: number }>();
+      for (const node of doc.nodes) {
+        if (node.level !== 0) continue;
+        const words = contentWords(demoPageText(doc.content, node.page_start) + ' ' + node.keywords.join(' '));
+        const set = new Set(words);
+        const shared = [...wantedSet].filter((w) => set.has(w)).length;
+        const occurrences = words.filter((w) => wantedSet.has(w)).length;
+        const noise = ((node.id * 2654435761) % 1000) / 1e5;
+        const signal = {
+          dense: (wantedSet.size === 0 ? 0 : shared / wantedSet.size) + noise,
+          sparse: occurrences + noise,
+        };
+        pageSignal.set(node.page_start, signal);
+        out.set(node.id, signal);
+      }
+      for (const node of doc.nodes) {
+        if (node.level === 0) continue;
+        let maxDense = 0;
+        let sumDense = 0;
+        let sparse = 0;
+        const span = node.page_end - node.page_start + 1;
+        for (let p = node.page_start; p <= node.page_end; p++) {
+          const s = pageSignal.get(p);
+          if (!s) continue;
+          maxDense = Math.max(maxDense, s.dense);
+          sumDense += s.dense;
+          sparse += s.sparse;
+        }
+        out.set(node.id, {
+          dense: maxDense * 0.9 + (sumDense / span) * 0.1 - node.level * 0.001,
+          sparse: sparse / Math.sqrt(span),
+        });
+      }
+    }
+    return out;
+  }
+
+  private rank(ids: number[], signals: Map<number, { dense: number; sparse: number }>, settings: SearchSettings): ScoredNode[] {
+    const k = settings.fusion.rrf_k;
+    const by = (key: 'dense' | 'sparse') =>
+      [...ids].sort((a, b) => (signals.get(b)?.[key] ?? 0) - (signals.get(a)?.[key] ?? 0) || a - b);
+    const denseRank = new Map(by('dense').map((id, i) => [id, i]));
+    const sparseRank = new Map(by('sparse').map((id, i) => [id, i]));
+    return ids
+      .map((id) => ({
+        id,
+        score:
+          settings.fusion.dense_weight / (k + (denseRank.get(id) ?? 0) + 1) +
+          settings.fusion.sparse_weight / (k + (sparseRank.get(id) ?? 0) + 1),
+      }))
+      .sort((a, b) => b.score - a.score || a.id - b.id);
+  }
+
+  private runSearch(question: string, strategy: Strategy, settings: SearchSettings): SearchResult {
+    if (/fail/i.test(question)) {
+      throw 'The search failed: the vector index is locked by another PageTree process (demo error).';
+    }
+    if (question.trim() === '') throw 'Type a question first.';
+    const docs = this.docs.filter(
+      (d) => d.record.status === 'ready' && (settings.documents === null || settings.documents.includes(d.record.id)),
+    );
+    const trace: TraceStep[] = [];
+    const started = performance.now();
+    if (docs.length === 0) {
+      return this.result(question, strategy, settings, [], trace, 'the library has no searchable documents', new Map(), started);
+    }
+    const nodeById = new Map<number, Node>();
+    for (const d of docs) for (const n of d.nodes) nodeById.set(n.id, n);
+    const signals = this.signals(question, docs);
+    const sections = docs.flatMap((d) => d.nodes.filter((n) => n.level === 1)).map((n) => n.id);
+    const leaves = docs.flatMap((d) => d.nodes.filter((n) => n.level === 0)).map((n) => n.id);
+    const childrenOf = (id: number) => nodeById.get(id)?.child_ids ?? [];
+    const isLeaf = (id: number) => (nodeById.get(id)?.level ?? 0) === 0;
+    const step = (label: string, ranked: ScoredNode[], knee: number | null, kept: number, beam: number[]) => {
+      const beamSet = new Set(beam);
+      trace.push({
+        label,
+        candidates: ranked.slice(0, 60),
+        knee_index: knee,
+        kept,
+        eliminated: ranked.filter((c) => !beamSet.has(c.id)).map((c) => c.id),
+        beam,
+      });
+    };
+    let selected: ScoredNode[] = [];
+    let stopped = '';
+
+    switch (strategy.name) {
+      case 'flat': {
+        const ranked = this.rank(leaves, signals, settings);
+        selected = ranked.slice(0, strategy.k);
+        step('pages', ranked, null, selected.length, selected.map((s) => s.id));
+        stopped = `took the ${selected.length} best pages`;
+        break;
+      }
+      case 'branch': {
+        const ranked = this.rank(sections, signals, settings);
+        let frontier = ranked.slice(0, strategy.roots);
+        step('roots', ranked, null, frontier.length, frontier.map((s) => s.id));
+        const final: ScoredNode[] = [];
+        while (frontier.length > 0 && trace.length < 14) {
+          const next: ScoredNode[] = [];
+          for (const node of frontier) {
+            const kids = childrenOf(node.id);
+            if (kids.length === 0) {
+              final.push(node);
+              continue;
+            }
+            const local = this.rank([node.id, ...kids], signals, settings);
+            const at = local.findIndex((c) => c.id === node.id);
+            const above = local.slice(0, at);
+            const n = nodeById.get(node.id);
+            const label = n ? `children of ${n.file_name.replace(/\.pdf$/i, '')} pp.${n.page_start}–${n.page_end}` : 'children';
+            if (above.length === 0) {
+              step(label, local, null, 1, [node.id]);
+              final.push(node);
+            } else {
+              step(label, local, null, above.length, above.map((c) => c.id));
+              next.push(...above);
+            }
+          }
+          frontier = next;
+        }
+        final.push(...frontier);
+        selected = final;
+        stopped = 'every branch ended at a node that beats its children';
+        break;
+      }
+      case 'beam':
+      case 'knee':
+      case 'sensitive-knee': {
+        const cut = (ranked: ScoredNode[]): { knee: number | null; keep: number } => {
+          if (strategy.name === 'beam') return { knee: null, keep: Math.min(strategy.width, ranked.length) };
+          const sensitivity = strategy.name === 'sensitive-knee' ? strategy.sensitivity : 1;
+          return kneeCut(ranked.map((r) => r.score), sensitivity);
+        };
+        let ranked = this.rank(sections, signals, settings);
+        if (strategy.name !== 'beam') ranked = ranked.slice(0, strategy.max_roots);
+        let beam: ScoredNode[] = [];
+        for (let i = 0; i < 8; i++) {
+          const { knee, keep } = cut(ranked);
+          const keptNodes = ranked.slice(0, keep);
+          const keptIds = new Set(keptNodes.map((c) => c.id));
+          // A kept child eliminates its parent.
+          const next = keptNodes.filter((c) => !childrenOf(c.id).some((kid) => keptIds.has(kid)));
+          step(i === 0 ? 'roots' : `step ${i + 1}`, ranked, knee, keep, next.map((c) => c.id));
+          const same = next.length === beam.length && next.every((c, j) => c.id === beam[j]?.id);
+          beam = next;
+          if (beam.every((c) => isLeaf(c.id))) {
+            stopped = 'the beam holds only pages';
+            break;
+          }
+          if (same) {
+            stopped = 'the beam no longer changes';
+            break;
+          }
+          const candidateIds = [...new Set([...beam.map((c) => c.id), ...beam.flatMap((c) => childrenOf(c.id))])];
+          ranked = this.rank(candidateIds, signals, settings);
+          stopped = 'reached the step limit';
+        }
+        selected = beam;
+        break;
+      }
+      case 'proxy-pointer': {
+        if (!this.llmConfigured()) throw 'proxy-pointer needs a language model: set one in Settings.';
+        const ranked = this.rank(
+          docs.flatMap((d) => d.nodes.filter((n) => n.level >= 1 && n.id !== d.rootId)).map((n) => n.id),
+          signals,
+          settings,
+        );
+        const proxies = ranked.slice(0, strategy.proxies);
+        step('proxies', ranked, null, proxies.length, proxies.map((p) => p.id));
+        const pages = this.rank(
+          [...new Set(proxies.flatMap((p) => leavesUnder(p.id, nodeById)))],
+          signals,
+          settings,
+        );
+        selected = pages.slice(0, 4);
+        step('pointers', pages, null, selected.length, selected.map((p) => p.id));
+        stopped = `the model pointed at ${selected.length} pages in ${Math.min(3, proxies.length)} sections`;
+        break;
+      }
+    }
+    return this.result(question, strategy, settings, selected, trace, stopped, nodeById, started);
+  }
+
+  private result(
+    question: string,
+    strategy: Strategy,
+    settings: SearchSettings,
+    chosen: ScoredNode[],
+    trace: TraceStep[],
+    stopped: string,
+    nodeById: Map<number, Node>,
+    started: number,
+  ): SearchResult {
+    let selected: SelectedNode[] = chosen.flatMap((c) => {
+      const n = nodeById.get(c.id);
+      return n
+        ? [{ id: n.id, doc_id: n.doc_id, file_name: n.file_name, level: n.level, page_start: n.page_start, page_end: n.page_end, score: c.score }]
+        : [];
+    });
+    const pageTokens = (docId: number, page: number) => {
+      const doc = this.docs.find((d) => d.record.id === docId);
+      const text = doc ? demoPageText(doc.content, page) : '';
+      return Math.ceil(text.split(/\s+/).filter(Boolean).length * 1.33) + 8;
+    };
+    const pagesOf = (nodes: SelectedNode[]) => {
+      const pages: ContextPage[] = [];
+      const seen = new Set<string>();
+      for (const n of [...nodes].sort((a, b) => b.score - a.score)) {
+        for (let p = n.page_start; p <= n.page_end; p++) {
+          const key = `${n.doc_id}:${p}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          pages.push({ doc_id: n.doc_id, file_name: n.file_name, page: p, tokens: pageTokens(n.doc_id, p) });
+        }
+      }
+      return pages;
+    };
+    let pages = pagesOf(selected);
+    const dropped: number[] = [];
+    let truncation: string | null = null;
+    const budget = settings.token_budget;
+    if (budget !== null) {
+      const total = () => pages.reduce((s, p) => s + p.tokens, 0);
+      while (selected.length > 0 && total() > budget) {
+        const worst = selected.reduce((a, b) => (b.score < a.score ? b : a));
+        dropped.push(worst.id);
+        selected = selected.filter((s) => s !== worst);
+        pages = pagesOf(selected);
+      }
+      if (dropped.length > 0) {
+        truncation = `dropped ${dropped.length} of the lowest-scored nodes to fit the token budget of ${budget}`;
+      }
+    }
+    const text = pages
+      .map((p) => {
+        const doc = this.docs.find((d) => d.record.id === p.doc_id);
+        return `[${p.file_name.replace(/\.pdf$/i, '')} p.${p.page}]\n${doc ? demoPageText(doc.content, p.page) : ''}`;
+      })
+      .join('\n\n');
+    const elapsed = performance.now() - started;
+    const embed = 9.5 + (question.length % 7);
+    const search = 3.2 * Math.max(1, trace.length) + elapsed;
+    return {
+      question,
+      strategy,
+      settings,
+      selected,
+      context: {
+        text,
+        pages,
+        tokens: pages.reduce((s, p) => s + p.tokens, 0),
+        tokenizer: 'demo (words × 1.33)',
+        dropped_nodes: dropped,
+        truncation,
+      },
+      embed_ms: embed,
+      search_ms: search,
+      latency_ms: embed + search + 1.4,
+      store_queries: Math.max(1, trace.length),
+      trace,
+      stopped_because: stopped,
+    };
+  }
+
+  // ------------------------------------------------------------------ ask
+
+  private async ask(args: CommandArgs<'ask'>): Promise<AskOutcome> {
+    const started = performance.now();
+    await this.wait(250);
+    if (/fail/i.test(args.question)) {
+      const run = this.failedRun(args.question, args.strategy, args.settings, args.conversationId);
+      this.runs.push(run);
+      throw 'The language model did not answer: connection refused at http://127.0.0.1:8080/v1 (demo error).';
+    }
+    const search = this.runSearch(args.question, args.strategy, args.settings);
+    const conversationId = args.conversationId ?? this.nextConversation++;
+    const model = this.llmConfigured() ? this.settings.llm_model : null;
+    const notes: string[] = [];
+    if (search.context.truncation) notes.push(search.context.truncation);
+    const passages: { sentence: string; cite: string }[] = [];
+    for (const page of search.context.pages.slice(0, 8)) {
+      const doc = this.docs.find((d) => d.record.id === page.doc_id);
+      if (!doc) continue;
+      const match = bestSentence(demoPageText(doc.content, page.page), args.question);
+      if (match && !passages.some((p) => p.sentence === match.text)) {
+        passages.push({ sentence: match.text.replace(/\s+/g, ' '), cite: `[${doc.record.name} p.${page.page}]` });
+      }
+      if (passages.length >= 3) break;
+    }
+    let text: string;
+    if (model === null) {
+      notes.push(NO_MODEL_NOTE);
+      text = `${NO_MODEL_NOTE}:\n${passages.map((p) => `- ${p.sentence} ${p.cite}`).join('\n') || '(none of the pages found shares words with the question)'}`;
+    } else if (passages.length === 0) {
+      text = 'The pages found do not say. Try rephrasing the question or another strategy.';
+    } else {
+      const body = passages.map((p, i) => {
+        const sentence = p.sentence.replace(/[.]$/, '');
+        return i === 0 ? `${sentence} ${p.cite}.` : `The filing also notes: ${lowerFirst(sentence)} ${p.cite}.`;
+      });
+      text = (args.conversationId !== null ? 'Following up on that: ' : '') + body.join(' ');
+    }
+    let firstToken: number | null = null;
+    for (const piece of text.match(/\S+\s*|\s+/g) ?? []) {
+      await this.wait(28);
+      if (firstToken === null) firstToken = performance.now() - started;
+      this.emit('ask://token', { requestId: args.requestId, piece });
+    }
+    const citations = findCitations(text).flatMap((s) => s.citations);
+    const unique = citations.filter(
+      (c, i) => citations.findIndex((d) => d.document === c.document && d.page === c.page) === i,
+    );
+    if (model !== null && unique.length === 0) notes.push('the answer cites no page of the context: treat it with care');
+    const answer = { text, citations: unique, removed: [], uncited: unique.length === 0 };
+    const total = performance.now() - started;
+    const run = this.runFrom('ask', conversationId, search);
+    run.answer = { ...answer, model, first_token_ms: model ? firstToken : null, total_ms: total };
+    this.runs.push(run);
+    return {
+      run_id: run.id,
+      conversation_id: conversationId,
+      search,
+      answer,
+      model,
+      first_token_ms: model ? firstToken : null,
+      total_ms: total,
+      notes,
+    };
+  }
+
+  // ------------------------------------------------------------------ history
+
+  private runFrom(kind: RunRecord['kind'], conversationId: number | null, result: SearchResult): RunRecord {
+    return {
+      id: this.nextRunId++,
+      kind,
+      conversation_id: conversationId,
+      question: result.question,
+      strategy: result.strategy.name,
+      settings: { strategy: result.strategy, search: result.settings },
+      selected: result.selected,
+      pages: result.context.pages,
+      trace: result.trace,
+      metrics: null,
+      context_tokens: result.context.tokens,
+      latency_ms: result.latency_ms,
+      embed_ms: result.embed_ms,
+      status: 'ok',
+      error: null,
+      created_at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      answer: null,
+    };
+  }
+
+  private failedRun(question: string, strategy: Strategy, settings: SearchSettings, conversationId: number | null): RunRecord {
+    return {
+      id: this.nextRunId++,
+      kind: 'ask',
+      conversation_id: conversationId,
+      question,
+      strategy: strategy.name,
+      settings: { strategy, search: settings },
+      selected: [],
+      pages: [],
+      metrics: null,
+      context_tokens: null,
+      latency_ms: null,
+      embed_ms: null,
+      status: 'failed',
+      error: 'The language model did not answer: connection refused (demo error).',
+      created_at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      answer: null,
+    };
+  }
+
+  private record(kind: RunRecord['kind'], conversationId: number | null, result: SearchResult): void {
+    this.runs.push(this.runFrom(kind, conversationId, result));
+    if (this.runs.length > 500) this.runs.shift();
+  }
+
+  private seedHistory(): void {
+    const settings: SearchSettings = { fusion: defaultFusion(), token_budget: null, documents: null };
+    const seeds: { q: string; s: Strategy; at: string }[] = [
+      { q: 'How much did 3M pay in dividends in 2018?', s: { name: 'flat', k: 5 }, at: '2026-11-28T14:02:11Z' },
+      { q: 'What was Boeing’s total backlog at the end of 2022?', s: { name: 'knee', max_roots: 20 }, at: '2026-11-29T09:41:37Z' },
+    ];
+    for (const seed of seeds) {
+      const result = this.runSearch(seed.q, seed.s, settings);
+      const run = this.runFrom('search', null, result);
+      run.created_at = seed.at;
+      this.runs.push(run);
+    }
+    const askResult = this.runSearch('What were Boeing’s total revenues in 2022?', { name: 'knee', max_roots: 20 }, settings);
+    const run = this.runFrom('ask', this.nextConversation++, askResult);
+    run.created_at = '2026-11-29T10:05:02Z';
+    run.answer = {
+      text: 'Total revenues were $66.6 billion in 2022, up 7% from 2021 [BOEING_2022_10K p.34].',
+      citations: [{ document: 'BOEING_2022_10K', page: 34 }],
+      removed: [],
+      uncited: false,
+      model: 'demo-model',
+      first_token_ms: 312,
+      total_ms: 1840,
+    };
+    this.runs.push(run);
+  }
+}
+
+function leavesUnder(id: number, nodeById: Map<number, Node>): number[] {
+  const out: number[] = [];
+  const stack = [id];
+  while (stack.length > 0) {
+    const at = stack.pop();
+    if (at === undefined) break;
+    const node = nodeById.get(at);
+    if (!node) continue;
+    if (node.level === 0) out.push(node.id);
+    else stack.push(...node.child_ids);
+  }
+  return out;
+}
+
+function lowerFirst(s: string): string {
+  return s.length > 1 && /^[A-Z][a-z]/.test(s) ? s[0]!.toLowerCase() + s.slice(1) : s;
+}

@@ -1,0 +1,193 @@
+// @vitest-environment jsdom
+// The whole UI against the DemoBackend test double: what a person would click.
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTransport } from './api';
+import { DemoBackend } from './api-double';
+
+const demo = new DemoBackend({ speed: 0 });
+
+async function until<T>(probe: () => T | null | undefined | false, what: string, ms = 3000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function click(el: Element | null | undefined): void {
+  if (!el) throw new Error('nothing to click');
+  (el as HTMLElement).click();
+}
+
+function view(name: string): HTMLElement {
+  const el = document.querySelector<HTMLElement>(`[data-view="${name}"]`);
+  if (!el) throw new Error(`no view ${name}`);
+  return el;
+}
+
+beforeAll(async () => {
+  document.body.innerHTML = '<div id="app"></div>';
+  location.hash = '#library';
+  useTransport(demo);
+  await import('./main');
+  await until(() => document.querySelectorAll('.doc').length === 2, 'the documents');
+});
+
+describe('the app on the demo backend', () => {
+  it('shows the demo badge, the views and the library', () => {
+    expect(document.querySelector<HTMLElement>('[data-testid="demo-badge"]')?.hidden).toBe(false);
+    expect([...document.querySelectorAll('nav a')].map((a) => a.textContent)).toEqual([
+      'Library',
+      'Tree',
+      'Compare',
+      'Ask',
+      'History',
+      'Settings',
+    ]);
+    expect(view('library').hidden).toBe(false);
+    expect(view('tree').hidden).toBe(true);
+    const names = [...document.querySelectorAll('.doc-name')].map((e) => e.textContent);
+    expect(names).toEqual(['BOEING_2022_10K', '3M_2018_10K']);
+    expect(document.querySelector('.doc-warning:not([hidden])')?.textContent).toMatch(/no text layer/);
+  });
+
+  it('follows an ingestion with a progress bar until the document is ready', async () => {
+    demo.emit('library://dropped', { paths: ['/home/me/NEW_FILING.pdf'] });
+    const bar = await until(
+      () => [...document.querySelectorAll<HTMLProgressElement>('.doc progress')].find((p) => !p.closest('[hidden]')),
+      'a progress bar',
+    );
+    expect(bar.getAttribute('aria-label')).toMatch(/NEW_FILING/);
+    await until(
+      () =>
+        [...document.querySelectorAll<HTMLElement>('.doc')].find(
+          (d) => d.querySelector('.doc-name')?.textContent === 'NEW_FILING' && d.dataset.status === 'ready',
+        ),
+      'the new document to be ready',
+    );
+  });
+
+  it('renders a tree with collapsible nodes', async () => {
+    location.hash = '#tree';
+    await until(() => !view('tree').hidden, 'the tree view');
+    const tree = view('tree').querySelector('[role="tree"]')!;
+    await until(() => tree.querySelectorAll('[role="treeitem"]').length > 1, 'tree rows');
+    const root = tree.querySelector<HTMLElement>('[role="treeitem"]')!;
+    expect(root.getAttribute('aria-expanded')).toBe('true');
+    const before = tree.querySelectorAll('[role="treeitem"]').length;
+    click([...view('tree').querySelectorAll('button')].find((b) => b.textContent === 'Expand all'));
+    const after = tree.querySelectorAll('[role="treeitem"]').length;
+    expect(after).toBeGreaterThan(before);
+    // Leaves carry a thumbnail that loads through page_image.
+    const img = await until(() => tree.querySelector<HTMLImageElement>('img.loaded'), 'a thumbnail');
+    expect(img.src).toMatch(/^data:image\//);
+    click([...view('tree').querySelectorAll('button')].find((b) => b.textContent === 'Collapse all'));
+    expect(tree.querySelectorAll('[role="treeitem"]').length).toBe(1);
+    // Keyboard: → opens the focused root.
+    root.focus();
+    root.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+    expect(root.getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('compares the six strategies side by side with score curves', async () => {
+    location.hash = '#compare';
+    await until(() => !view('compare').hidden, 'the compare view');
+    const q = view('compare').querySelector<HTMLTextAreaElement>('[data-testid="compare-question"]')!;
+    q.value = 'What were Boeing’s total revenues in 2022?';
+    click(view('compare').querySelector('[data-testid="compare-run"]'));
+    const cols = await until(
+      () => (view('compare').querySelectorAll('.col').length === 6 ? view('compare').querySelectorAll('.col') : null),
+      'six columns',
+    );
+    const knee = [...cols].find((c) => (c as HTMLElement).dataset.strategy === 'knee')!;
+    expect(knee.querySelector('svg.curve polyline.kept')).not.toBeNull();
+    expect(knee.querySelector('svg.curve circle.knee')).not.toBeNull();
+    expect(knee.querySelector('.page-chip')?.textContent).toMatch(/^(BOEING_2022_10K|3M_2018_10K) p\.\d+$/);
+
+    // The slider re-runs only the sensitive knee.
+    const flatBefore = view('compare').querySelector('[data-strategy="flat"]');
+    const sensitiveBefore = view('compare').querySelector('[data-strategy="sensitive-knee"]');
+    const slider = view('compare').querySelector<HTMLInputElement>('#cmp-sensitive-knee-sensitivity')!;
+    slider.value = '0.3';
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    await until(
+      () => view('compare').querySelector('[data-strategy="sensitive-knee"]') !== sensitiveBefore,
+      'the sensitive knee to update',
+    );
+    expect(view('compare').querySelector('[data-strategy="flat"]')).toBe(flatBefore);
+    expect(view('compare').querySelector('[data-strategy="sensitive-knee"] .params-line')?.textContent).toContain(
+      'sensitivity 0.3',
+    );
+
+    // Show in tree highlights the selection.
+    click([...knee.querySelectorAll('button')].find((b) => b.textContent === 'Show in tree'));
+    await until(() => !view('tree').hidden, 'the tree view');
+    await until(() => view('tree').querySelector('.node.hl'), 'highlighted nodes');
+  });
+
+  it('streams an answer whose citations open the page with the passage marked', async () => {
+    location.hash = '#ask';
+    await until(() => !view('ask').hidden, 'the ask view');
+    const q = view('ask').querySelector<HTMLTextAreaElement>('[data-testid="ask-question"]')!;
+    q.value = 'What were Boeing’s total revenues in 2022?';
+    click(view('ask').querySelector('[data-testid="ask-send"]'));
+    const link = await until(() => view('ask').querySelector<HTMLButtonElement>('button.cite'), 'a citation link');
+    expect(link.textContent).toBe('BOEING_2022_10K p.34');
+    expect(view('ask').querySelector('[data-testid="answer"]')?.getAttribute('aria-busy')).toBe('false');
+    expect(view('ask').querySelector('.timing')?.textContent).toMatch(/first token/);
+    click(link);
+    const mark = await until(() => document.querySelector('[data-testid="page-viewer"] mark.cited'), 'the marked passage');
+    expect(mark.textContent).toBe('Total revenues were $66.6 billion in 2022, up 7% from 2021.');
+    expect(document.querySelector('#viewer-title')?.textContent).toMatch(/BOEING_2022_10K p\.34/);
+  });
+
+  it('shows errors in the chat', async () => {
+    const q = view('ask').querySelector<HTMLTextAreaElement>('[data-testid="ask-question"]')!;
+    q.value = 'please fail';
+    click(view('ask').querySelector('[data-testid="ask-send"]'));
+    const error = await until(() => view('ask').querySelector('.msg .error'), 'an error message');
+    expect(error.textContent).toMatch(/connection refused/);
+  });
+
+  it('lists history newest first and re-runs in Compare', async () => {
+    location.hash = '#history';
+    await until(() => view('history').querySelectorAll('details.run').length > 3, 'history entries');
+    const first = view('history').querySelector<HTMLDetailsElement>('details.run')!;
+    expect(first.querySelector('.run-q')?.textContent).toBe('please fail');
+    const search = view('history').querySelector<HTMLInputElement>('[data-testid="history-search"]')!;
+    search.value = 'dividends';
+    search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
+    await until(() => view('history').querySelectorAll('details.run').length === 1, 'one match');
+    const run = view('history').querySelector<HTMLDetailsElement>('details.run')!;
+    run.open = true;
+    run.dispatchEvent(new Event('toggle'));
+    const rerun = await until(
+      () => [...run.querySelectorAll('button')].find((b) => b.textContent?.startsWith('Re-run in Compare')),
+      'the re-run button',
+    );
+    click(rerun);
+    await until(() => !view('compare').hidden, 'compare');
+    expect(view('compare').querySelector<HTMLTextAreaElement>('[data-testid="compare-question"]')?.value).toBe(
+      'How much did 3M pay in dividends in 2018?',
+    );
+  });
+
+  it('saves settings and reports a refused remote index', async () => {
+    location.hash = '#settings';
+    await until(() => !view('settings').hidden, 'settings');
+    const rrf = view('settings').querySelector<HTMLInputElement>('#set-rrf')!;
+    await until(() => rrf.value === '2', 'the settings to load');
+    rrf.value = '60';
+    click(view('settings').querySelector('[data-testid="settings-save"]'));
+    await until(() => view('settings').querySelector('.save-result.ok'), 'saved');
+    expect((await demo.invoke('get_settings', {})).defaults.fusion.rrf_k).toBe(60);
+    click(view('settings').querySelector('#qdrant-remote'));
+    view('settings').querySelector<HTMLInputElement>('#set-qdrant-url')!.value = 'http://localhost:6334';
+    click(view('settings').querySelector('[data-testid="settings-save"]'));
+    const err = await until(() => view('settings').querySelector('.save-result.error'), 'the refusal');
+    expect(err.textContent).toMatch(/not available/);
+  });
+});

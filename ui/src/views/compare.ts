@@ -1,0 +1,361 @@
+// Compare: one question, several strategies side by side, each with its pages, cost and
+// the trace drawn step by step. Moving the sensitivity slider re-runs only the
+// sensitive knee.
+
+import { api, errorMessage, STRATEGY_NAMES, type SearchResult, type SearchSettings, type Strategy, type StrategyName } from '../api';
+import { announce, bus, navigate, setHighlight, state, type Prefill } from '../app';
+import { busy, field, h, markInvalid, replace } from '../dom';
+import { debounce, formatCount, formatMs, stem, uniquePages } from '../format';
+import {
+  completeStrategies,
+  describeStrategy,
+  settingsToValues,
+  STRATEGY_HELP,
+  strategyLabel,
+  valuesToSettings,
+} from '../strategy-form';
+import { describeStep } from '../trace';
+import { renderCurve } from './curve';
+import { facts, pageChip, paramsEditor, type ParamsEditor } from './parts';
+
+interface StrategyControls {
+  checkbox: HTMLInputElement;
+  editor: ParamsEditor;
+}
+
+const controls = new Map<StrategyName, StrategyControls>();
+const question = h('textarea', {
+  id: 'compare-question',
+  rows: 2,
+  required: true,
+  placeholder: 'e.g. What were Boeing’s total revenues in 2022?',
+  'data-testid': 'compare-question',
+});
+const rrfK = h('input', { id: 'compare-rrf', type: 'number', min: 0, step: 1, value: '2', inputmode: 'numeric' });
+const budget = h('input', {
+  id: 'compare-budget',
+  type: 'number',
+  min: 1,
+  step: 100,
+  placeholder: 'no limit',
+  inputmode: 'numeric',
+});
+const formError = h('p', { class: 'message', role: 'alert', hidden: true });
+const run = h('button', { type: 'submit', class: 'primary', 'data-testid': 'compare-run' }, 'Compare');
+const results = h('div', { class: 'results', 'aria-live': 'polite', 'aria-busy': 'false' });
+const skippedList = h('ul', { class: 'skipped' });
+const columns = h('div', { class: 'columns', 'data-testid': 'compare-columns' });
+
+let dirty = false;
+let last: { question: string; settings: SearchSettings } | null = null;
+const columnEls = new Map<StrategyName, HTMLElement>();
+let sensitiveToken = 0;
+
+function showError(text: string | null): void {
+  formError.hidden = text === null;
+  formError.textContent = text ?? '';
+}
+
+function readSettings(): SearchSettings | null {
+  const parsed = valuesToSettings(
+    { rrfK: rrfK.value, tokenBudget: budget.value },
+    null,
+    state.settings?.defaults.fusion,
+  );
+  markInvalid(rrfK, !parsed.ok && 'rrfK' in parsed.errors);
+  markInvalid(budget, !parsed.ok && 'tokenBudget' in parsed.errors);
+  if (!parsed.ok) {
+    showError(Object.values(parsed.errors).join('. '));
+    return null;
+  }
+  return parsed.value;
+}
+
+function readStrategies(): Strategy[] | null {
+  const chosen: Strategy[] = [];
+  let bad = false;
+  for (const name of STRATEGY_NAMES) {
+    const c = controls.get(name);
+    if (!c || !c.checkbox.checked) continue;
+    const parsed = c.editor.read();
+    if (parsed.ok) chosen.push(parsed.value);
+    else bad = true;
+  }
+  if (bad) {
+    showError('Some strategy settings are not valid; see the messages under them.');
+    return null;
+  }
+  if (chosen.length === 0) {
+    showError('Choose at least one strategy.');
+    return null;
+  }
+  return chosen;
+}
+
+function nodeLabeller(result: SearchResult): (id: number) => string {
+  const names = new Map<number, string>();
+  for (const s of result.selected) {
+    names.set(
+      s.id,
+      `${stem(s.file_name)} ${s.page_start === s.page_end ? `p.${s.page_start}` : `pp.${s.page_start}–${s.page_end}`}`,
+    );
+  }
+  return (id) => names.get(id) ?? `node ${id}`;
+}
+
+function traceViewer(result: SearchResult): HTMLElement {
+  const wrap = h('div', { class: 'trace' });
+  if (result.trace.length === 0) {
+    wrap.append(h('p', { class: 'muted' }, 'No trace steps.'));
+    return wrap;
+  }
+  const selectId = `trace-${result.strategy.name}`;
+  const stepSelect = h(
+    'select',
+    { id: selectId, 'aria-label': `Trace step of ${result.strategy.name}` },
+    ...result.trace.map((s, i) => h('option', { value: i }, `${i + 1}. ${s.label}`)),
+  );
+  const prev = h('button', { type: 'button', class: 'secondary small', 'aria-label': 'Previous step' }, '‹');
+  const next = h('button', { type: 'button', class: 'secondary small', 'aria-label': 'Next step' }, '›');
+  const plot = h('div', { class: 'plot' });
+  const about = h('p', { class: 'step-desc' });
+  const label = nodeLabeller(result);
+  const show = (i: number) => {
+    const stepData = result.trace[i];
+    if (!stepData) return;
+    stepSelect.value = String(i);
+    prev.disabled = i === 0;
+    next.disabled = i === result.trace.length - 1;
+    replace(plot, renderCurve(stepData, { nodeLabel: label }));
+    about.textContent = `Step ${i + 1} of ${result.trace.length}: ${describeStep(stepData)}`;
+  };
+  stepSelect.addEventListener('change', () => show(Number(stepSelect.value)));
+  prev.addEventListener('click', () => show(Number(stepSelect.value) - 1));
+  next.addEventListener('click', () => show(Number(stepSelect.value) + 1));
+  show(0);
+  wrap.append(
+    h('div', { class: 'trace-nav' }, h('label', { for: selectId }, 'Step'), stepSelect, prev, next),
+    plot,
+    about,
+    h(
+      'p',
+      { class: 'legend', 'aria-hidden': 'true' },
+      h('span', { class: 'key kept' }, 'kept'),
+      h('span', { class: 'key cut' }, 'cut'),
+      h('span', { class: 'key knee' }, 'knee'),
+    ),
+  );
+  return wrap;
+}
+
+function showInTree(result: SearchResult): void {
+  const docIds = [...new Set(result.selected.map((s) => s.doc_id))];
+  setHighlight({
+    ids: new Set(result.selected.map((s) => s.id)),
+    label: `${result.strategy.name} (${result.selected.length} selected)`,
+    docIds,
+  });
+  const first = docIds[0];
+  if (first !== undefined) bus.emit('show-tree', { docId: first });
+  navigate('tree');
+}
+
+function column(result: SearchResult): HTMLElement {
+  const name = result.strategy.name;
+  const pages = uniquePages(result.context.pages);
+  const titleId = `col-${name}`;
+  return h(
+    'section',
+    { class: 'col', 'aria-labelledby': titleId, 'data-strategy': name, 'data-testid': `col-${name}` },
+    h('h3', { id: titleId }, strategyLabel(name)),
+    h('p', { class: 'params-line' }, describeStrategy(result.strategy)),
+    facts([
+      ['pages', String(pages.length)],
+      ['context tokens', formatCount(result.context.tokens)],
+      ['latency', formatMs(result.latency_ms)],
+      ['embed / search', `${formatMs(result.embed_ms)} / ${formatMs(result.search_ms)}`],
+      ['store queries', String(result.store_queries)],
+    ]),
+    h('p', { class: 'stopped' }, h('strong', {}, 'Stopped because '), result.stopped_because || '–'),
+    result.context.truncation ? h('p', { class: 'note' }, result.context.truncation) : null,
+    h(
+      'div',
+      { class: 'chips page-chips', role: 'group', 'aria-label': `Pages selected by ${name}` },
+      ...(pages.length ? pages.map((p) => pageChip(p)) : [h('span', { class: 'muted' }, 'no pages')]),
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary small',
+        disabled: result.selected.length === 0,
+        onclick: () => showInTree(result),
+      },
+      'Show in tree',
+    ),
+    traceViewer(result),
+  );
+}
+
+function errorColumn(name: StrategyName, message: string): HTMLElement {
+  return h(
+    'section',
+    { class: 'col failed', 'data-strategy': name, 'aria-label': strategyLabel(name) },
+    h('h3', {}, strategyLabel(name)),
+    h('p', { class: 'error', role: 'alert' }, message),
+  );
+}
+
+function setColumn(name: StrategyName, el: HTMLElement): void {
+  const old = columnEls.get(name);
+  columnEls.set(name, el);
+  if (old && old.isConnected) old.replaceWith(el);
+  else columns.append(el);
+}
+
+async function compare(): Promise<void> {
+  showError(null);
+  const q = question.value.trim();
+  if (q === '') {
+    showError('Type a question to compare the strategies on.');
+    question.focus();
+    return;
+  }
+  const strategies = readStrategies();
+  const settings = readSettings();
+  if (!strategies || !settings) return;
+  results.setAttribute('aria-busy', 'true');
+  sensitiveToken++;
+  try {
+    const outcome = await busy(run, () => api.compare(q, strategies, settings));
+    last = { question: q, settings };
+    columnEls.clear();
+    replace(columns);
+    replace(
+      skippedList,
+      ...outcome.skipped.map((s) => h('li', {}, `Skipped ${s}`)),
+    );
+    for (const result of outcome.results) setColumn(result.strategy.name, column(result));
+    if (typeof results.scrollIntoView === 'function') results.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    announce(`Compared ${outcome.results.length} strategies`);
+  } catch (err) {
+    showError(errorMessage(err));
+  } finally {
+    results.setAttribute('aria-busy', 'false');
+  }
+}
+
+const rerunSensitive = debounce(async () => {
+  const c = controls.get('sensitive-knee');
+  if (!last || !c || !c.checkbox.checked || !columnEls.has('sensitive-knee')) return;
+  const parsed = c.editor.read();
+  if (!parsed.ok) return;
+  const mine = ++sensitiveToken;
+  const col = columnEls.get('sensitive-knee');
+  col?.classList.add('updating');
+  col?.setAttribute('aria-busy', 'true');
+  try {
+    const result = await api.search(last.question, parsed.value, last.settings);
+    if (mine !== sensitiveToken) return;
+    setColumn('sensitive-knee', column(result));
+    announce(`Sensitive knee updated: ${uniquePages(result.context.pages).length} pages`);
+  } catch (err) {
+    if (mine !== sensitiveToken) return;
+    setColumn('sensitive-knee', errorColumn('sensitive-knee', errorMessage(err)));
+  }
+}, 250);
+
+function applyDefaults(): void {
+  const settings = state.settings;
+  const strategies = completeStrategies(settings?.defaults.strategies);
+  for (const s of strategies) controls.get(s.name)?.editor.write(s);
+  if (settings) {
+    const values = settingsToValues({ fusion: settings.defaults.fusion, token_budget: settings.defaults.token_budget });
+    rrfK.value = values.rrfK;
+    budget.value = values.tokenBudget;
+  }
+}
+
+function prefill(p: Prefill): void {
+  question.value = p.question;
+  if (p.strategy) {
+    const c = controls.get(p.strategy.name);
+    if (c) {
+      c.checkbox.checked = true;
+      c.editor.write(p.strategy);
+      c.editor.setDisabled(false);
+    }
+  }
+  if (p.settings) {
+    const values = settingsToValues(p.settings);
+    rrfK.value = values.rrfK;
+    budget.value = values.tokenBudget;
+  }
+  dirty = true;
+}
+
+export function createCompareView(): HTMLElement {
+  const cards = STRATEGY_NAMES.map((name) => {
+    const checkbox = h('input', { type: 'checkbox', id: `use-${name}`, checked: true, name: 'strategies', value: name });
+    const strategy = completeStrategies(null).find((s) => s.name === name);
+    if (!strategy) throw new Error(name);
+    const editor = paramsEditor(name, strategy, `cmp-${name}`);
+    checkbox.addEventListener('change', () => editor.setDisabled(!checkbox.checked));
+    controls.set(name, { checkbox, editor });
+    return h(
+      'div',
+      { class: 'strategy-card' },
+      h(
+        'div',
+        { class: 'strategy-check' },
+        checkbox,
+        h('label', { for: checkbox.id }, strategyLabel(name)),
+      ),
+      h('p', { class: 'hint' }, STRATEGY_HELP[name]),
+      editor.el,
+    );
+  });
+  const sensitivity = controls.get('sensitive-knee')?.editor.inputs.get('sensitivity');
+  sensitivity?.addEventListener('input', () => rerunSensitive());
+
+  const form = h(
+    'form',
+    { class: 'compare-form', novalidate: true },
+    field('Question', question),
+    h('fieldset', { class: 'strategies' }, h('legend', {}, 'Strategies'), h('div', { class: 'strategy-grid' }, ...cards)),
+    h(
+      'div',
+      { class: 'row' },
+      field('RRF k', rrfK, 'Reciprocal rank fusion constant: 2 is Qdrant’s default, 60 the article’s.'),
+      field('Token budget', budget, 'Largest context in tokens; empty for no limit.'),
+      h('div', { class: 'actions' }, run),
+    ),
+    formError,
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void compare();
+  });
+  form.addEventListener('input', (e) => {
+    if (e.target !== question) dirty = true;
+  });
+  question.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      form.requestSubmit();
+    }
+  });
+  bus.on('settings', () => {
+    if (!dirty) applyDefaults();
+  });
+  bus.on('prefill-compare', prefill);
+  if (state.settings) applyDefaults();
+  results.append(skippedList, columns);
+  return h(
+    'section',
+    { class: 'view compare', 'aria-labelledby': 'compare-title' },
+    h('h2', { id: 'compare-title', tabindex: -1 }, 'Compare strategies'),
+    form,
+    results,
+  );
+}

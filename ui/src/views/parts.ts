@@ -1,0 +1,175 @@
+// Pieces several views share: page chips, answers with citation links, strategy
+// parameter inputs.
+
+import type { Citation, ContextPage, Strategy, StrategyName } from '../api';
+import { segmentAnswer, citationLabel } from '../citations';
+import { h, uniqueId, type Child } from '../dom';
+import { pageLabel } from '../format';
+import {
+  STRATEGY_FIELDS,
+  strategyToValues,
+  valuesToStrategy,
+  type FieldSpec,
+  type FieldValues,
+  type Parsed,
+} from '../strategy-form';
+import { openCitation, openPage } from './viewer';
+
+/** A `FILE p.N` chip that opens the page viewer. */
+export function pageChip(page: Pick<ContextPage, 'doc_id' | 'file_name' | 'page'>, quote?: string): HTMLButtonElement {
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'chip page-chip',
+      title: 'Open this page',
+      onclick: () =>
+        openPage({ docId: page.doc_id, page: page.page, name: page.file_name, ...(quote ? { quote } : {}) }),
+    },
+    pageLabel(page),
+  );
+}
+
+/** A cited page chip (by document name) that opens the viewer. */
+export function citationChip(citation: Citation, quote = ''): HTMLButtonElement {
+  return h(
+    'button',
+    { type: 'button', class: 'chip page-chip', onclick: () => void openCitation(citation, quote) },
+    citationLabel(citation),
+  );
+}
+
+/** An answer's text with its citations as buttons that open the cited page. */
+export function renderAnswer(text: string): HTMLDivElement {
+  const body = h('div', { class: 'answer-text' });
+  for (const segment of segmentAnswer(text)) {
+    if (segment.kind === 'text') {
+      body.append(segment.text);
+      continue;
+    }
+    const parts: Child[] = ['['];
+    segment.citations.forEach((c, i) => {
+      if (i > 0) parts.push('; ');
+      parts.push(
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'cite',
+            'data-testid': 'citation',
+            title: `Open ${citationLabel(c)}`,
+            onclick: () => void openCitation(c, segment.quote),
+          },
+          citationLabel(c),
+        ),
+      );
+    });
+    parts.push(']');
+    body.append(h('span', { class: 'citation' }, ...parts));
+  }
+  return body;
+}
+
+export interface ParamsEditor {
+  el: HTMLElement;
+  inputs: Map<string, HTMLInputElement>;
+  read(): Parsed<Strategy>;
+  write(strategy: Strategy): void;
+  setDisabled(disabled: boolean): void;
+}
+
+function input(spec: FieldSpec, value: string): HTMLInputElement {
+  return h('input', {
+    type: 'number',
+    inputmode: spec.integer ? 'numeric' : 'decimal',
+    min: spec.min,
+    max: spec.max,
+    step: spec.step,
+    value,
+    name: spec.key,
+    required: true,
+  });
+}
+
+/**
+ * Number inputs for one strategy's parameters. The sensitive knee's sensitivity is a
+ * slider (0–1) with its value shown beside it.
+ */
+export function paramsEditor(name: StrategyName, initial: Strategy, idPrefix = uniqueId(name)): ParamsEditor {
+  const inputs = new Map<string, HTMLInputElement>();
+  const errors = new Map<string, HTMLElement>();
+  const outputs = new Map<string, HTMLOutputElement>();
+  const values = strategyToValues(initial);
+  const el = h('div', { class: 'params' });
+  for (const spec of STRATEGY_FIELDS[name]) {
+    const id = `${idPrefix}-${spec.key}`;
+    let control: HTMLInputElement;
+    let extra: HTMLElement | null = null;
+    if (spec.key === 'sensitivity') {
+      control = h('input', {
+        type: 'range',
+        min: spec.min,
+        max: spec.max,
+        step: spec.step,
+        value: values[spec.key] ?? '0.85',
+        name: spec.key,
+      });
+      const out = h('output', { for: id, class: 'range-value' }, Number(control.value).toFixed(2));
+      control.addEventListener('input', () => {
+        out.textContent = Number(control.value).toFixed(2);
+      });
+      outputs.set(spec.key, out);
+      extra = out;
+    } else {
+      control = input(spec, values[spec.key] ?? '');
+    }
+    control.id = id;
+    control.setAttribute('aria-describedby', `${id}-help ${id}-err`);
+    const err = h('small', { class: 'field-error', id: `${id}-err`, 'aria-live': 'polite' });
+    errors.set(spec.key, err);
+    inputs.set(spec.key, control);
+    el.append(
+      h(
+        'div',
+        { class: `param param-${spec.key}` },
+        h('label', { for: id }, spec.label),
+        h('div', { class: 'param-control' }, control, extra),
+        h('small', { class: 'hint', id: `${id}-help` }, spec.help),
+        err,
+      ),
+    );
+  }
+  return {
+    el,
+    inputs,
+    read() {
+      const vals: FieldValues = {};
+      for (const [key, control] of inputs) vals[key] = control.value;
+      const parsed = valuesToStrategy(name, vals);
+      for (const [key, control] of inputs) {
+        const message = parsed.ok ? '' : (parsed.errors[key] ?? '');
+        const err = errors.get(key);
+        if (err) err.textContent = message;
+        if (message) control.setAttribute('aria-invalid', 'true');
+        else control.removeAttribute('aria-invalid');
+      }
+      return parsed;
+    },
+    write(strategy) {
+      const vals = strategyToValues(strategy);
+      for (const [key, control] of inputs) {
+        control.value = vals[key] ?? control.value;
+        const out = outputs.get(key);
+        if (out) out.textContent = Number(control.value).toFixed(2);
+      }
+    },
+    setDisabled(disabled) {
+      for (const control of inputs.values()) control.disabled = disabled;
+    },
+  };
+}
+
+/** A `<dl>` of label/value pairs. */
+export function facts(pairs: [string, Child][]): HTMLDListElement {
+  return h('dl', { class: 'facts' }, ...pairs.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+}

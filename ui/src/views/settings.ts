@@ -1,0 +1,240 @@
+// Settings: the language model, the embedding model, the vector index, and the search
+// defaults every other view starts from.
+
+import { api, errorMessage, STRATEGY_NAMES, type AppSettings, type QdrantMode, type Strategy, type StrategyName } from '../api';
+import { announce, setSettings, state } from '../app';
+import { busy, field, h, markInvalid } from '../dom';
+import { completeStrategies, settingsToValues, STRATEGY_HELP, strategyLabel, valuesToSettings } from '../strategy-form';
+import { paramsEditor, type ParamsEditor } from './parts';
+
+const baseUrl = h('input', { id: 'set-llm-url', type: 'url', placeholder: 'http://127.0.0.1:8080/v1', autocomplete: 'off' });
+const model = h('input', { id: 'set-llm-model', type: 'text', placeholder: 'model name', autocomplete: 'off' });
+const apiKey = h('input', {
+  id: 'set-llm-key',
+  type: 'password',
+  autocomplete: 'new-password',
+  placeholder: 'unchanged',
+  'data-testid': 'llm-key',
+});
+const keyNote = h('p', { class: 'hint key-note', id: 'set-llm-key-note' });
+const testButton = h('button', { type: 'button', class: 'secondary' }, 'Test connection');
+const testResult = h('p', { class: 'test-result', role: 'status' });
+const embedDir = h('input', { id: 'set-embed-dir', type: 'text', placeholder: 'default (the bundled model)', autocomplete: 'off' });
+const modeEmbedded = h('input', { type: 'radio', name: 'qdrant-mode', id: 'qdrant-embedded', value: 'embedded', checked: true });
+const modeRemote = h('input', { type: 'radio', name: 'qdrant-mode', id: 'qdrant-remote', value: 'remote' });
+const qdrantUrl = h('input', { id: 'set-qdrant-url', type: 'url', placeholder: 'http://localhost:6334', autocomplete: 'off' });
+const qdrantKey = h('input', { id: 'set-qdrant-key', type: 'password', autocomplete: 'new-password', placeholder: 'none' });
+const rrfK = h('input', { id: 'set-rrf', type: 'number', min: 0, step: 1, inputmode: 'numeric' });
+const budget = h('input', { id: 'set-budget', type: 'number', min: 1, step: 100, placeholder: 'no limit', inputmode: 'numeric' });
+const save = h('button', { type: 'submit', class: 'primary', 'data-testid': 'settings-save' }, 'Save');
+const saveResult = h('p', { class: 'save-result', role: 'status' });
+const editors = new Map<StrategyName, ParamsEditor>();
+const editorSlots = new Map<StrategyName, HTMLElement>();
+
+function text(value: string | null): string {
+  return value ?? '';
+}
+
+function orNull(input: HTMLInputElement): string | null {
+  const v = input.value.trim();
+  return v === '' ? null : v;
+}
+
+function mode(): QdrantMode {
+  return modeRemote.checked ? 'remote' : 'embedded';
+}
+
+function syncMode(): void {
+  const remote = mode() === 'remote';
+  qdrantUrl.disabled = !remote;
+  qdrantKey.disabled = !remote;
+}
+
+function fill(settings: AppSettings): void {
+  baseUrl.value = text(settings.llm_base_url);
+  model.value = text(settings.llm_model);
+  apiKey.value = '';
+  keyNote.textContent =
+    `Key storage: ${settings.llm_key_storage}. The key is kept in the OS keyring when one is available; ` +
+    'it is never shown again. Leave the field empty to keep the current key.';
+  embedDir.value = text(settings.embedding_model_dir);
+  modeEmbedded.checked = settings.qdrant_mode !== 'remote';
+  modeRemote.checked = settings.qdrant_mode === 'remote';
+  qdrantUrl.value = text(settings.qdrant_url);
+  qdrantKey.value = text(settings.qdrant_api_key);
+  syncMode();
+  const values = settingsToValues({ fusion: settings.defaults.fusion, token_budget: settings.defaults.token_budget });
+  rrfK.value = values.rrfK;
+  budget.value = values.tokenBudget;
+  for (const s of completeStrategies(settings.defaults.strategies)) editors.get(s.name)?.write(s);
+}
+
+/** The settings as the form says, or null (with messages shown) when something is wrong. */
+function read(): AppSettings | null {
+  const base = state.settings;
+  const problems: string[] = [];
+  const strategies: Strategy[] = [];
+  for (const name of STRATEGY_NAMES) {
+    const parsed = editors.get(name)?.read();
+    if (parsed?.ok) strategies.push(parsed.value);
+    else problems.push(`${strategyLabel(name)}: check its values`);
+  }
+  const search = valuesToSettings({ rrfK: rrfK.value, tokenBudget: budget.value }, null, base?.defaults.fusion);
+  markInvalid(rrfK, !search.ok && 'rrfK' in search.errors);
+  markInvalid(budget, !search.ok && 'tokenBudget' in search.errors);
+  if (!search.ok) problems.push(...Object.values(search.errors));
+  const url = orNull(baseUrl);
+  const badUrl = url !== null && !/^https?:\/\/\S+$/i.test(url);
+  markInvalid(baseUrl, badUrl);
+  if (badUrl) problems.push('The LLM base URL must start with http:// or https://');
+  if (mode() === 'remote' && orNull(qdrantUrl) === null) {
+    problems.push('Remote Qdrant needs a URL');
+    markInvalid(qdrantUrl, true);
+  } else {
+    markInvalid(qdrantUrl, false);
+  }
+  if (problems.length > 0 || !search.ok) {
+    saveResult.textContent = problems.join('. ');
+    saveResult.className = 'save-result error';
+    return null;
+  }
+  return {
+    llm_base_url: url,
+    llm_model: orNull(model),
+    llm_api_key: apiKey.value === '' ? null : apiKey.value,
+    llm_key_storage: base?.llm_key_storage ?? '',
+    embedding_model_dir: orNull(embedDir),
+    qdrant_mode: mode(),
+    qdrant_url: orNull(qdrantUrl),
+    qdrant_api_key: qdrantKey.value === '' ? null : qdrantKey.value,
+    defaults: {
+      strategies,
+      fusion: search.value.fusion,
+      token_budget: search.value.token_budget,
+    },
+  };
+}
+
+export async function loadSettings(): Promise<void> {
+  try {
+    const settings = await api.getSettings();
+    setSettings(settings);
+    fill(settings);
+  } catch (err) {
+    saveResult.textContent = `Could not read the settings: ${errorMessage(err)}`;
+    saveResult.className = 'save-result error';
+  }
+}
+
+export function createSettingsView(): HTMLElement {
+  for (const name of STRATEGY_NAMES) {
+    const initial = completeStrategies(null).find((s) => s.name === name);
+    if (!initial) continue;
+    const editor = paramsEditor(name, initial, `set-${name}`);
+    editors.set(name, editor);
+    editorSlots.set(
+      name,
+      h(
+        'fieldset',
+        { class: 'strategy-card' },
+        h('legend', {}, strategyLabel(name)),
+        h('p', { class: 'hint' }, STRATEGY_HELP[name]),
+        editor.el,
+      ),
+    );
+  }
+  modeEmbedded.addEventListener('change', syncMode);
+  modeRemote.addEventListener('change', syncMode);
+  apiKey.setAttribute('aria-describedby', keyNote.id);
+  testButton.addEventListener('click', async () => {
+    const settings = read();
+    if (!settings) return;
+    testResult.className = 'test-result';
+    testResult.textContent = 'Testing…';
+    try {
+      const result = await busy(testButton, () => api.testLlmConnection(settings));
+      testResult.className = `test-result ${result.ok ? 'ok' : 'error'}`;
+      testResult.textContent = `${result.ok ? '✓' : '✗'} ${result.message}${
+        result.latency_ms !== null ? ` (${Math.round(result.latency_ms)} ms)` : ''
+      }`;
+    } catch (err) {
+      testResult.className = 'test-result error';
+      testResult.textContent = `✗ ${errorMessage(err)}`;
+    }
+  });
+  const form = h(
+    'form',
+    { class: 'settings-form', novalidate: true },
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Language model'),
+      h(
+        'p',
+        { class: 'hint' },
+        'Any OpenAI-compatible server. Without one, answers are the most relevant passages and proxy-pointer is skipped.',
+      ),
+      field('Base URL', baseUrl),
+      field('Model', model),
+      h('div', { class: 'field' }, h('label', { for: apiKey.id }, 'API key'), apiKey, keyNote),
+      h('div', { class: 'actions' }, testButton),
+      testResult,
+    ),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Embedding model'),
+      field('Model folder', embedDir, 'A folder holding the ONNX embedding model; empty for the bundled one.'),
+    ),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Vector index (Qdrant)'),
+      h(
+        'div',
+        { class: 'radios', role: 'radiogroup', 'aria-label': 'Qdrant mode' },
+        h('div', { class: 'radio' }, modeEmbedded, h('label', { for: modeEmbedded.id }, 'Embedded (in the library folder)')),
+        h('div', { class: 'radio' }, modeRemote, h('label', { for: modeRemote.id }, 'Remote server')),
+      ),
+      field('Remote URL', qdrantUrl),
+      field('Remote API key', qdrantKey),
+      h('p', { class: 'hint' }, 'A remote server may be reported as unavailable by this build; the shell says so when saving.'),
+    ),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Search defaults'),
+      h('div', { class: 'row' }, field('RRF k', rrfK), field('Token budget', budget, 'Empty for no limit.')),
+      h('div', { class: 'strategy-grid' }, ...STRATEGY_NAMES.map((n) => editorSlots.get(n))),
+    ),
+    h('div', { class: 'actions sticky-actions' }, save, saveResult),
+  );
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const settings = read();
+    if (!settings) return;
+    saveResult.className = 'save-result';
+    saveResult.textContent = 'Saving…';
+    try {
+      const saved = await busy(save, () => api.saveSettings(settings));
+      setSettings(saved);
+      fill(saved);
+      saveResult.className = 'save-result ok';
+      saveResult.textContent = `Saved. Key storage: ${saved.llm_key_storage}.`;
+      announce('Settings saved');
+    } catch (err) {
+      saveResult.className = 'save-result error';
+      saveResult.textContent = `Not saved: ${errorMessage(err)}`;
+    }
+  });
+  if (state.settings) fill(state.settings);
+  return h(
+    'section',
+    { class: 'view settings', 'aria-labelledby': 'settings-title' },
+    h('h2', { id: 'settings-title', tabindex: -1 }, 'Settings'),
+    form,
+  );
+}
+
+// For tests.
+export const _internal = { read, fill };

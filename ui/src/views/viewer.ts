@@ -1,0 +1,169 @@
+// The page viewer: a page rendered large, its text beside it, and the cited sentence
+// highlighted (the sentence of the answer the citation backs, matched by word overlap).
+
+import { api, errorMessage, type Citation } from '../api';
+import { state, setDocuments } from '../app';
+import { h, replace } from '../dom';
+import { documentFor, stem } from '../format';
+import { bestSentence, markRange } from '../highlight';
+import { closeDialog, openDialog } from './dialogs';
+
+export interface PageTarget {
+  docId: number;
+  page: number;
+  /** Shown in the title; the document's name is looked up when missing. */
+  name?: string;
+  /** The answer's sentence to find on the page. */
+  quote?: string;
+  /** Other pages of the same citation, for prev/next (e.g. pp.3-4). */
+  pageCount?: number | null;
+}
+
+const VIEW_WIDTH = 1000;
+
+let dialog: HTMLDialogElement | null = null;
+let current: PageTarget | null = null;
+/** What had focus before the viewer opened; it gets it back on close. */
+let opener: HTMLElement | null = null;
+let token = 0;
+
+const els = {
+  title: h('h2', { id: 'viewer-title', class: 'viewer-title' }),
+  image: h('div', { class: 'viewer-image' }),
+  text: h('div', { class: 'viewer-text', tabindex: 0, 'aria-label': 'Page text' }),
+  quote: h('p', { class: 'viewer-quote' }),
+  prev: h('button', { type: 'button', class: 'secondary', 'aria-label': 'Previous page' }, '‹ Prev'),
+  next: h('button', { type: 'button', class: 'secondary', 'aria-label': 'Next page' }, 'Next ›'),
+  close: h('button', { type: 'button', class: 'secondary', 'aria-label': 'Close page viewer' }, 'Close ✕'),
+  status: h('p', { class: 'viewer-status', role: 'status' }),
+};
+
+function ensureDialog(): HTMLDialogElement {
+  if (dialog) return dialog;
+  els.prev.addEventListener('click', () => step(-1));
+  els.next.addEventListener('click', () => step(1));
+  els.close.addEventListener('click', () => dialog && closeDialog(dialog));
+  dialog = h(
+    'dialog',
+    { class: 'viewer', 'aria-labelledby': 'viewer-title', 'data-testid': 'page-viewer' },
+    h('header', { class: 'viewer-head' }, els.title, h('div', { class: 'viewer-nav' }, els.prev, els.next, els.close)),
+    els.quote,
+    els.status,
+    h('div', { class: 'viewer-body' }, els.image, els.text),
+  );
+  dialog.addEventListener('close', () => {
+    if (opener?.isConnected) opener.focus();
+    opener = null;
+  });
+  dialog.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLInputElement) return;
+    if (e.key === 'ArrowLeft' && e.altKey) step(-1);
+    if (e.key === 'ArrowRight' && e.altKey) step(1);
+  });
+  document.body.append(dialog);
+  return dialog;
+}
+
+function rememberOpener(d: HTMLDialogElement): void {
+  const active = document.activeElement;
+  if (!d.open && active instanceof HTMLElement && !d.contains(active)) opener = active;
+}
+
+function step(delta: number): void {
+  if (!current) return;
+  const page = current.page + delta;
+  const max = current.pageCount ?? state.documents.find((d) => d.id === current?.docId)?.page_count ?? null;
+  if (page < 1 || (max !== null && page > max)) return;
+  void show({ ...current, page });
+}
+
+/** Opens the viewer on a page. */
+export function openPage(target: PageTarget): void {
+  const d = ensureDialog();
+  rememberOpener(d);
+  openDialog(d);
+  void show(target);
+  els.close.focus();
+}
+
+/** Opens the viewer on a cited page, finding the document by the name the answer used. */
+export async function openCitation(citation: Citation, quote: string): Promise<void> {
+  let doc = documentFor(citation, state.documents);
+  if (!doc) {
+    try {
+      setDocuments(await api.listDocuments());
+      doc = documentFor(citation, state.documents);
+    } catch {
+      // handled below
+    }
+  }
+  if (!doc) {
+    const d = ensureDialog();
+    rememberOpener(d);
+    openDialog(d);
+    current = null;
+    els.title.textContent = `${citation.document} p.${citation.page}`;
+    els.status.textContent = `There is no document named “${citation.document}” in the library any more.`;
+    els.status.classList.add('error');
+    replace(els.image);
+    replace(els.text);
+    els.quote.textContent = '';
+    els.close.focus();
+    return;
+  }
+  openPage({ docId: doc.id, page: citation.page, name: doc.name, quote, pageCount: doc.page_count });
+}
+
+async function show(target: PageTarget): Promise<void> {
+  current = target;
+  const mine = ++token;
+  const doc = state.documents.find((d) => d.id === target.docId);
+  const name = target.name ?? (doc ? doc.name : `document ${target.docId}`);
+  const pages = target.pageCount ?? doc?.page_count ?? null;
+  els.title.textContent = `${stem(name)} p.${target.page}${pages ? ` of ${pages}` : ''}`;
+  els.prev.disabled = target.page <= 1;
+  els.next.disabled = pages !== null && target.page >= pages;
+  els.quote.textContent = target.quote ? `Cited for: “${target.quote}”` : '';
+  els.quote.hidden = !target.quote;
+  els.status.classList.remove('error');
+  els.status.textContent = 'Loading page…';
+  replace(els.image, h('div', { class: 'skeleton page-skeleton', 'aria-hidden': 'true' }));
+  replace(els.text);
+  const [image, text] = await Promise.allSettled([
+    api.pageImage(target.docId, target.page, VIEW_WIDTH),
+    api.pageText(target.docId, target.page),
+  ]);
+  if (mine !== token) return;
+  const problems: string[] = [];
+  if (image.status === 'fulfilled') {
+    replace(
+      els.image,
+      h('img', { src: image.value, alt: `Page ${target.page} of ${stem(name)}`, width: VIEW_WIDTH, decoding: 'async' }),
+    );
+  } else {
+    replace(els.image, h('p', { class: 'error' }, `The page could not be rendered: ${errorMessage(image.reason)}`));
+    problems.push('image');
+  }
+  if (text.status === 'fulfilled') {
+    const pageText = text.value;
+    if (pageText.trim() === '') {
+      replace(els.text, h('p', { class: 'muted' }, 'This page has no text layer (a scanned image?).'));
+    } else {
+      const match = target.quote ? bestSentence(pageText, target.quote) : null;
+      const parts = markRange(pageText, match);
+      replace(
+        els.text,
+        ...parts.map((p) => (p.mark ? h('mark', { class: 'cited', 'data-testid': 'cited-passage' }, p.text) : p.text)),
+      );
+      if (target.quote && !match) problems.push('no match');
+      const mark = els.text.querySelector('mark');
+      if (mark && typeof mark.scrollIntoView === 'function') mark.scrollIntoView({ block: 'center' });
+    }
+  } else {
+    replace(els.text, h('p', { class: 'error' }, `The page text could not be read: ${errorMessage(text.reason)}`));
+    problems.push('text');
+  }
+  els.status.textContent = problems.includes('no match')
+    ? 'The cited sentence was not found word for word on this page; read the page to check the claim.'
+    : '';
+}
