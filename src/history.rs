@@ -114,6 +114,25 @@ pub struct AnswerRecord {
     pub total_ms: Option<f64>,
 }
 
+impl AnswerRecord {
+    pub fn new(
+        answer: &crate::chat::citations::CheckedAnswer,
+        model: Option<String>,
+        first_token_ms: Option<f64>,
+        total_ms: Option<f64>,
+    ) -> Self {
+        Self {
+            text: answer.text.clone(),
+            citations: answer.citations.clone(),
+            removed: answer.removed.clone(),
+            uncited: answer.uncited,
+            model,
+            first_token_ms,
+            total_ms,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct RunRecord {
     pub id: i64,

@@ -6,10 +6,11 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use rand_distr::{Distribution, StandardNormal, Zipf};
 
+use crate::describe::Description;
 use crate::error::Result;
 use crate::library::Library;
 use crate::store::{IndexedNode, QueryVectors, Sparse};
-use crate::tree::{group_level, node_id, Group, Node, ROOT_PARENT};
+use crate::tree::{add_parent, leaves, tree_shape};
 
 pub const VOCABULARY: usize = 50_000;
 const TERMS_PER_NODE: usize = 40;
@@ -69,54 +70,15 @@ impl Generator {
 
     /// One document's tree (width 4), every node with random vectors.
     pub fn document(&mut self, doc_id: i64, file_name: &str, pages: usize) -> Vec<IndexedNode> {
-        let mut nodes: Vec<Node> = (0..pages)
-            .map(|i| Node {
-                id: node_id(doc_id, i),
-                doc_id,
-                file_name: file_name.to_string(),
-                parent_id: ROOT_PARENT,
-                child_ids: Vec::new(),
-                level: 0,
-                page_start: i as u32 + 1,
-                page_end: i as u32 + 1,
-                description: String::new(),
-                keywords: Vec::new(),
-            })
-            .collect();
-        let mut level: Vec<usize> = (0..pages).collect();
-        while level.len() > 1 {
-            let mut next = Vec::new();
-            for group in group_level(level.len(), 4) {
-                match group {
-                    Group::Carried(position) => next.push(level[position]),
-                    Group::Parent(range) => {
-                        let children: Vec<usize> = level[range].to_vec();
-                        let index = nodes.len();
-                        let id = node_id(doc_id, index);
-                        for &child in &children {
-                            nodes[child].parent_id = id as i64;
-                        }
-                        nodes.push(Node {
-                            id,
-                            doc_id,
-                            file_name: file_name.to_string(),
-                            parent_id: ROOT_PARENT,
-                            child_ids: children.iter().map(|&c| nodes[c].id).collect(),
-                            level: children.iter().map(|&c| nodes[c].level).max().unwrap_or(0) + 1,
-                            page_start: nodes[children[0]].page_start,
-                            page_end: children
-                                .iter()
-                                .map(|&c| nodes[c].page_end)
-                                .max()
-                                .unwrap_or(1),
-                            description: String::new(),
-                            keywords: Vec::new(),
-                        });
-                        next.push(index);
-                    }
-                }
+        let blank = Description {
+            description: String::new(),
+            keywords: Vec::new(),
+        };
+        let mut nodes = leaves(doc_id, file_name, vec![blank; pages]);
+        for parents in tree_shape(pages, 4) {
+            for children in &parents {
+                add_parent(&mut nodes, children, String::new());
             }
-            level = next;
         }
         nodes
             .into_iter()
@@ -331,7 +293,7 @@ const SAMPLE_QUESTIONS: [&str; 8] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::check_invariants;
+    use crate::tree::{check_invariants, Node};
 
     #[test]
     fn synthetic_documents_are_valid_trees_with_unit_vectors() {

@@ -82,15 +82,35 @@ pub fn group_level(len: usize, width: usize) -> Vec<Group> {
 /// Builds the whole tree of one document from its page descriptions. Parents are
 /// described from their children's descriptions; their keywords are the union of the
 /// children's, in order of first appearance.
-pub async fn build_tree(
-    doc_id: i64,
-    file_name: &str,
-    pages: Vec<Description>,
-    width: usize,
-    describer: &Describer,
-    stats: &TermStats,
-) -> (Vec<Node>, DescribeReport) {
-    let mut nodes: Vec<Node> = pages
+/// The parents of a tree over `pages` pages, level by level: each parent is the list of
+/// the node indexes it groups. Indexes follow creation order: pages first (page p is
+/// p - 1), then parents level by level, so a parent's index is known before it exists.
+pub fn tree_shape(pages: usize, width: usize) -> Vec<Vec<Vec<usize>>> {
+    let mut levels = Vec::new();
+    let mut level: Vec<usize> = (0..pages).collect();
+    let mut next_index = pages;
+    while level.len() > 1 {
+        let mut parents = Vec::new();
+        let mut next_level = Vec::new();
+        for group in group_level(level.len(), width) {
+            match group {
+                Group::Carried(position) => next_level.push(level[position]),
+                Group::Parent(range) => {
+                    parents.push(level[range].to_vec());
+                    next_level.push(next_index);
+                    next_index += 1;
+                }
+            }
+        }
+        levels.push(parents);
+        level = next_level;
+    }
+    levels
+}
+
+/// The page (leaf) nodes of a document, before any parent exists.
+pub fn leaves(doc_id: i64, file_name: &str, pages: Vec<Description>) -> Vec<Node> {
+    pages
         .into_iter()
         .enumerate()
         .map(|(index, page)| Node {
@@ -105,48 +125,55 @@ pub async fn build_tree(
             description: page.description,
             keywords: page.keywords,
         })
-        .collect();
+        .collect()
+}
+
+/// Appends the parent over `children` (indexes into `nodes`) and links them to it.
+pub fn add_parent(nodes: &mut Vec<Node>, children: &[usize], description: String) {
+    let index = nodes.len();
+    let doc_id = nodes[children[0]].doc_id;
+    let parent = parent_of(
+        node_id(doc_id, index),
+        &children.iter().map(|&i| &nodes[i]).collect::<Vec<_>>(),
+        description,
+    );
+    for &child in children {
+        nodes[child].parent_id = parent.id as i64;
+    }
+    nodes.push(parent);
+}
+
+/// Builds the whole tree of one document from its page descriptions. Parents are
+/// described from their children's descriptions; their keywords are the union of the
+/// children's, in order of first appearance.
+pub async fn build_tree(
+    doc_id: i64,
+    file_name: &str,
+    pages: Vec<Description>,
+    width: usize,
+    describer: &Describer,
+    stats: &TermStats,
+) -> (Vec<Node>, DescribeReport) {
+    let shape = tree_shape(pages.len(), width);
+    let mut nodes = leaves(doc_id, file_name, pages);
     let mut report = DescribeReport::default();
-    let mut level: Vec<usize> = (0..nodes.len()).collect();
-    while level.len() > 1 {
-        let groups = group_level(level.len(), width);
-        let texts: Vec<Vec<&str>> = groups
+    for parents in shape {
+        let texts: Vec<Vec<&str>> = parents
             .iter()
-            .filter_map(|group| match group {
-                Group::Parent(range) => Some(
-                    level[range.clone()]
-                        .iter()
-                        .map(|&i| nodes[i].description.as_str())
-                        .collect(),
-                ),
-                Group::Carried(_) => None,
+            .map(|children| {
+                children
+                    .iter()
+                    .map(|&i| nodes[i].description.as_str())
+                    .collect()
             })
             .collect();
         let (summaries, step_report) = describer.summarise_groups(&texts, stats).await;
         report.fallbacks += step_report.fallbacks;
         report.last_error = step_report.last_error.or(report.last_error);
         let mut summaries = summaries.into_iter();
-        let mut next_level = Vec::with_capacity(groups.len());
-        for group in groups {
-            match group {
-                Group::Carried(position) => next_level.push(level[position]),
-                Group::Parent(range) => {
-                    let children: Vec<usize> = level[range].to_vec();
-                    let parent_index = nodes.len();
-                    let parent = parent_of(
-                        node_id(doc_id, parent_index),
-                        &children.iter().map(|&i| &nodes[i]).collect::<Vec<_>>(),
-                        summaries.next().unwrap_or_default(),
-                    );
-                    for &child in &children {
-                        nodes[child].parent_id = parent.id as i64;
-                    }
-                    nodes.push(parent);
-                    next_level.push(parent_index);
-                }
-            }
+        for children in &parents {
+            add_parent(&mut nodes, children, summaries.next().unwrap_or_default());
         }
-        level = next_level;
     }
     (nodes, report)
 }
@@ -245,6 +272,20 @@ mod tests {
         assert_eq!(
             group_level(6, 4),
             vec![Group::Parent(0..4), Group::Parent(4..6)]
+        );
+    }
+
+    #[test]
+    fn shape_numbers_parents_after_the_pages_level_by_level() {
+        // 7 pages, width 3: parents 7 = (0,1,2) and 8 = (3,4,5); page 6 is carried up;
+        // the root 9 groups 7, 8 and 6.
+        assert_eq!(
+            tree_shape(7, 3),
+            vec![vec![vec![0, 1, 2], vec![3, 4, 5]], vec![vec![7, 8, 6]]]
+        );
+        assert!(
+            tree_shape(1, 4).is_empty(),
+            "a one-page document is its own root"
         );
     }
 

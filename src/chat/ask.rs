@@ -79,15 +79,7 @@ impl Library {
                     &search,
                 ))
                 .await?;
-            let record = AnswerRecord {
-                text: checked.text.clone(),
-                citations: checked.citations.clone(),
-                removed: checked.removed.clone(),
-                uncited: checked.uncited,
-                model: None,
-                first_token_ms: None,
-                total_ms: None,
-            };
+            let record = AnswerRecord::new(&checked, None, None, None);
             catalog.record_answer(run_id, &record).await?;
             return Ok(AskOutcome {
                 run_id,
@@ -135,15 +127,12 @@ impl Library {
                 catalog
                     .record_answer(
                         run_id,
-                        &AnswerRecord {
-                            text: answered.checked.text.clone(),
-                            citations: answered.checked.citations.clone(),
-                            removed: answered.checked.removed.clone(),
-                            uncited: answered.checked.uncited,
-                            model: Some(answered.model.clone()),
-                            first_token_ms: answered.first_token_ms,
-                            total_ms: Some(answered.total_ms),
-                        },
+                        &AnswerRecord::new(
+                            &answered.checked,
+                            Some(answered.model.clone()),
+                            answered.first_token_ms,
+                            Some(answered.total_ms),
+                        ),
                     )
                     .await?;
                 Ok(AskOutcome {
