@@ -147,6 +147,19 @@ mod tests {
     }
 
     #[test]
+    fn file_names_split_into_words_a_question_can_match() {
+        let english = SparseEmbedder::new("english").expect("english");
+        let file = english.embed_document("3M_2018_10K.pdf");
+        for word in ["3M", "2018", "10K"] {
+            let query = english.embed_query(word);
+            assert!(
+                query.indices.iter().all(|i| file.indices.contains(i)),
+                "{word}"
+            );
+        }
+    }
+
+    #[test]
     fn bm25_handles_russian() {
         let russian = SparseEmbedder::new("russian").expect("russian is supported");
         let document = russian.embed_document("Озеро Байкал самое глубокое озеро");

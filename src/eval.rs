@@ -62,6 +62,22 @@ pub fn load_questions(path: &Path) -> std::result::Result<Vec<BenchQuestion>, St
     Ok(questions)
 }
 
+/// Renames documents in questions and gold pages (file stem → the library's name for
+/// the same content).
+pub fn apply_aliases(questions: &mut [BenchQuestion], aliases: &HashMap<String, String>) {
+    let rename = |name: &mut String| {
+        if let Some(alias) = aliases.get(name.as_str()) {
+            *name = alias.clone();
+        }
+    };
+    for question in questions {
+        rename(&mut question.doc_name);
+        for (document, _) in &mut question.gold {
+            rename(document);
+        }
+    }
+}
+
 /// One question under one strategy.
 #[derive(Debug, Clone, Serialize)]
 pub struct QuestionRun {
@@ -270,6 +286,25 @@ mod tests {
         assert_eq!(
             questions[0].gold,
             vec![("D".to_string(), 1), ("D".to_string(), 60)]
+        );
+    }
+
+    #[test]
+    fn aliases_rename_questions_and_gold_pages() {
+        let mut questions = vec![BenchQuestion {
+            id: "q".into(),
+            question: "?".into(),
+            doc_name: "B".into(),
+            gold: vec![("B".into(), 2), ("C".into(), 1)],
+        }];
+        apply_aliases(
+            &mut questions,
+            &HashMap::from([("B".to_string(), "A".to_string())]),
+        );
+        assert_eq!(questions[0].doc_name, "A");
+        assert_eq!(
+            questions[0].gold,
+            vec![("A".to_string(), 2), ("C".to_string(), 1)]
         );
     }
 

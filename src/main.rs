@@ -7,6 +7,12 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // `pagetree history | head` should end quietly like any Unix tool, not panic on a
+    // closed pipe: restore the default SIGPIPE action that Rust's runtime ignores.
+    // SAFETY: called once at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let args = cli::Args::parse();
     cli::init_logging(args.verbose);
     let runtime = match tokio::runtime::Builder::new_multi_thread()

@@ -201,6 +201,31 @@ async fn a_dropped_stream_ends_in_a_clear_error_and_a_failed_history_entry() {
 }
 
 #[tokio::test]
+async fn a_refusal_is_reported_in_words_and_recorded_as_failed() {
+    let address = openai_double::start(Behaviour::Refusal("I can't help with that.".into())).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library(dir.path(), Some(format!("http://{address}/v1"))).await;
+    let err = library
+        .ask(
+            "turbofan?",
+            &STRATEGY,
+            &SearchSettings::default(),
+            None,
+            AnswerSettings::default(),
+            &mut |_: &str| {},
+        )
+        .await
+        .expect_err("refused");
+    assert!(
+        err.to_string()
+            .contains("the model refused to answer: I can't help with that."),
+        "{err}"
+    );
+    let runs = library.catalog().runs(10, None).await.expect("history");
+    assert_eq!(runs[0].status, "failed");
+}
+
+#[tokio::test]
 async fn rate_limits_and_server_errors_are_retried_then_reported() {
     let address = openai_double::start(Behaviour::Raw(
         429,

@@ -167,3 +167,45 @@ async fn a_catalog_from_the_first_release_upgrades_cleanly() {
         "failed"
     );
 }
+
+#[tokio::test]
+async fn readers_and_a_writer_share_the_catalog() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("catalog.sqlite");
+    let writer = Catalog::open(&path).await.expect("writer");
+    let mut readers = Vec::new();
+    for _ in 0..3 {
+        // Separate pools, as separate processes would have.
+        let reader = Catalog::open(&path).await.expect("reader");
+        readers.push(tokio::spawn(async move {
+            let mut seen = 0;
+            for _ in 0..50 {
+                seen = seen.max(
+                    reader
+                        .runs(1_000, None)
+                        .await
+                        .expect("reads while writing")
+                        .len(),
+                );
+            }
+            seen
+        }));
+    }
+    for i in 0..200 {
+        let run = NewRun::failed(
+            RunKind::Search,
+            None,
+            &format!("q{i}"),
+            serde_json::json!({}),
+            "x",
+        );
+        writer.record_run(&run).await.expect("writes while read");
+    }
+    for reader in readers {
+        assert!(reader.await.expect("reader finished") <= 200);
+    }
+    assert_eq!(
+        writer.runs(1_000, None).await.expect("all there").len(),
+        200
+    );
+}

@@ -60,6 +60,9 @@ pub struct SearchOptions {
     /// Largest context in LLM tokens (cl100k_base); lowest-scored nodes go first.
     #[arg(long)]
     pub token_budget: Option<usize>,
+    /// Narrow selected sections wider than this many pages to their best pages (0: keep whole sections).
+    #[arg(long, default_value_t = pagetree::search::DEFAULT_MAX_NODE_PAGES)]
+    pub max_node_pages: u32,
     /// Search only these documents (name, file name or id; repeatable).
     #[arg(long = "document")]
     pub documents: Vec<String>,
@@ -126,6 +129,7 @@ impl SearchOptions {
             fusion,
             root_fusion,
             token_budget: self.token_budget,
+            max_node_pages: Some(self.max_node_pages).filter(|&m| m > 0),
             documents,
         })
     }
@@ -308,7 +312,10 @@ pub async fn bench(library: &Library, args: &BenchArgs) -> Result<ExitCode> {
         questions.truncate(limit);
     }
     if let Some(dir) = &args.pdfs {
-        ingest_missing(library, dir).await?;
+        // Identical files under two names are one document: questions about either
+        // name are scored against it.
+        let aliases = ingest_missing(library, dir).await?;
+        pagetree::eval::apply_aliases(&mut questions, &aliases);
     }
     let strategies: Vec<Strategy> = if args.strategies.is_empty() {
         args.options
@@ -334,7 +341,13 @@ pub async fn bench(library: &Library, args: &BenchArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-async fn ingest_missing(library: &Library, dir: &std::path::Path) -> Result<()> {
+/// Ingests the PDFs of `dir` that the library lacks; returns, for files whose content is
+/// already in the library under another name, that name (file stem → document name).
+async fn ingest_missing(
+    library: &Library,
+    dir: &std::path::Path,
+) -> Result<std::collections::HashMap<String, String>> {
+    let mut aliases = std::collections::HashMap::new();
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -345,7 +358,15 @@ async fn ingest_missing(library: &Library, dir: &std::path::Path) -> Result<()> 
     for file in files {
         match library.ingest(&file, &NoProgress).await {
             Ok(pagetree::ingest::IngestOutcome::Added { .. }) => added += 1,
-            Ok(_) => {}
+            Ok(pagetree::ingest::IngestOutcome::AlreadyPresent { document }) => {
+                let stem = file
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                if stem != document.name {
+                    aliases.insert(stem, document.name);
+                }
+            }
             Err(err) => eprintln!("warning: {err}"),
         }
     }
@@ -353,7 +374,7 @@ async fn ingest_missing(library: &Library, dir: &std::path::Path) -> Result<()> 
         eprintln!("ingested {added} missing document(s)");
         library.store().await?.optimize().await?;
     }
-    Ok(())
+    Ok(aliases)
 }
 
 fn print_report(report: &BenchReport) {

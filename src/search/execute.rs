@@ -79,7 +79,10 @@ impl Library {
         let store = self.store().await?;
         let search_started = Instant::now();
         let mut run = SearchRun::new(store.as_ref(), query, settings.fusion, settings.root_fusion);
-        let chosen = run.execute(strategy, &roots, &doc_ids).await?;
+        let mut chosen = run.execute(strategy, &roots, &doc_ids).await?;
+        if let Some(max_pages) = settings.max_node_pages.filter(|&m| m > 0) {
+            chosen = run.narrow_wide_nodes(chosen, max_pages).await?;
+        }
         let search_ms = search_started.elapsed().as_secs_f64() * 1e3;
         let selected = run.selected(&chosen);
         let context = self.context(&selected, settings.token_budget).await?;

@@ -316,6 +316,67 @@ impl<'a> SearchRun<'a> {
         Ok((ranked, beam_ids, children))
     }
 
+    /// Replaces every chosen node wider than `max_pages` pages by its best pages: its
+    /// pages are ranked in one hybrid query and cut at the knee, at most `max_pages` kept.
+    pub async fn narrow_wide_nodes(
+        &mut self,
+        chosen: Vec<ScoredNode>,
+        max_pages: u32,
+    ) -> Result<Vec<ScoredNode>, StoreError> {
+        let mut narrowed = Vec::with_capacity(chosen.len());
+        let mut narrowed_any = false;
+        for scored in chosen {
+            let Some(node) = self.nodes.get(&scored.id).cloned() else {
+                narrowed.push(scored);
+                continue;
+            };
+            if node.page_end - node.page_start < max_pages {
+                narrowed.push(scored);
+                continue;
+            }
+            // Pages are the first nodes of a document: page p is node p - 1.
+            let pages: Vec<u64> = (node.page_start..=node.page_end)
+                .map(|page| crate::tree::node_id(node.doc_id, page as usize - 1))
+                .collect();
+            let ranked = self.rank(pages).await?;
+            let cut = sensitive_knee_cut(&scores(&ranked), 1.0);
+            let keep = cut.keep.min(max_pages as usize).max(1);
+            // The pages inherit the section's score so that sections keep their order.
+            let best: Vec<ScoredNode> = ranked[..keep.min(ranked.len())]
+                .iter()
+                .map(|page| ScoredNode {
+                    id: page.id,
+                    score: scored.score * (page.score / ranked[0].score.max(f32::MIN_POSITIVE)),
+                })
+                .collect();
+            self.record(
+                format!(
+                    "narrow pages {}-{} of {}",
+                    node.page_start, node.page_end, node.file_name
+                ),
+                &ranked,
+                cut.knee_index,
+                best.len(),
+                vec![node.id],
+                &best,
+            );
+            narrowed.extend(best);
+            narrowed_any = true;
+        }
+        if narrowed_any {
+            narrowed.sort_by(|a, b| b.score.total_cmp(&a.score));
+            self.record(
+                "selected",
+                &narrowed,
+                None,
+                narrowed.len(),
+                Vec::new(),
+                &narrowed,
+            );
+        }
+        Ok(narrowed)
+    }
+
     /// The chosen nodes with their citation data, best first.
     pub fn selected(&self, chosen: &[ScoredNode]) -> Vec<SelectedNode> {
         chosen

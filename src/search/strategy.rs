@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Defaults, to be tuned on the dev bench (see README, "Benchmarks").
+/// Defaults: the design's starting values, not yet tuned on the dev split;
+/// RRF k and section narrowing are (see `DEFAULT_RRF_K`, `DEFAULT_MAX_NODE_PAGES`).
 pub const DEFAULT_FLAT_K: usize = 5;
 pub const DEFAULT_BRANCH_ROOTS: usize = 3;
 pub const DEFAULT_BEAM_WIDTH: usize = 3;

@@ -17,6 +17,8 @@ pub enum Behaviour {
     Stream(Vec<String>),
     /// A stream that sends these pieces and then breaks off without finishing.
     StreamThenDrop(Vec<String>),
+    /// A stream whose only delta is a refusal with this text.
+    Refusal(String),
 }
 
 /// Starts the double on a free loopback port; it runs until the test's runtime ends.
@@ -45,6 +47,10 @@ pub async fn start(behaviour: Behaviour) -> SocketAddr {
                     }
                     Behaviour::StreamThenDrop(pieces) => {
                         stream(&mut socket, pieces, false).await;
+                        return;
+                    }
+                    Behaviour::Refusal(text) => {
+                        refuse(&mut socket, text).await;
                         return;
                     }
                 };
@@ -93,6 +99,16 @@ async fn stream(socket: &mut tokio::net::TcpStream, pieces: &[String], finish: b
             .write_all(b"data: {\"id\": \"double-1\", \"choi")
             .await;
     }
+    let _ = socket.shutdown().await;
+}
+
+async fn refuse(socket: &mut tokio::net::TcpStream, text: &str) {
+    let chunk = serde_json::json!({
+        "id": "double-1", "object": "chat.completion.chunk", "created": 0, "model": "double",
+        "choices": [{"index": 0, "delta": {"refusal": text}, "finish_reason": "stop"}]
+    });
+    let body = format!("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\ndata: {chunk}\n\ndata: [DONE]\n\n");
+    let _ = socket.write_all(body.as_bytes()).await;
     let _ = socket.shutdown().await;
 }
 
