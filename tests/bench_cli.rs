@@ -102,6 +102,23 @@ fn bench_ingests_what_is_missing_and_reports_figures_computed_from_its_runs() {
         ));
     }
 
+    // The run is one history entry carrying its metrics.
+    let history = cli(&library, &["history", "--json"]);
+    let runs: serde_json::Value = serde_json::from_slice(&history.stdout).expect("history json");
+    let bench_runs: Vec<&serde_json::Value> = runs
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter(|r| r["kind"] == "bench")
+        .collect();
+    assert_eq!(bench_runs.len(), 1);
+    assert_eq!(
+        bench_runs[0]["metrics"]["strategies"]
+            .as_array()
+            .map(Vec::len),
+        Some(5)
+    );
+
     // A second run finds both filings already ingested.
     let again = cli(
         &library,

@@ -333,6 +333,15 @@ pub async fn bench(library: &Library, args: &BenchArgs) -> Result<ExitCode> {
     let report = library
         .bench(&questions, &strategies, &settings, args.per_document)
         .await?;
+    record_bench(
+        library,
+        &report,
+        &args.questions,
+        questions.len(),
+        &settings,
+        args.per_document,
+    )
+    .await?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -343,6 +352,44 @@ pub async fn bench(library: &Library, args: &BenchArgs) -> Result<ExitCode> {
 
 /// Ingests the PDFs of `dir` that the library lacks; returns, for files whose content is
 /// already in the library under another name, that name (file stem → document name).
+/// Keeps a benchmark run as one history entry with its figures (without per-question runs).
+async fn record_bench(
+    library: &Library,
+    report: &BenchReport,
+    questions_file: &std::path::Path,
+    questions: usize,
+    settings: &SearchSettings,
+    per_document: bool,
+) -> Result<()> {
+    let mut metrics = serde_json::to_value(report)?;
+    if let Some(list) = metrics.get_mut("strategies").and_then(|s| s.as_array_mut()) {
+        for strategy in list {
+            if let Some(object) = strategy.as_object_mut() {
+                object.remove("runs");
+            }
+        }
+    }
+    library
+        .catalog()
+        .record_run(&NewRun {
+            kind: RunKind::Bench,
+            conversation_id: None,
+            question: format!("{questions} questions from {}", questions_file.display()),
+            strategy: None,
+            settings: serde_json::json!({"search": settings, "per_document": per_document}),
+            selected: serde_json::json!([]),
+            pages: serde_json::json!([]),
+            trace: serde_json::json!([]),
+            metrics: Some(metrics),
+            context_tokens: None,
+            latency_ms: None,
+            embed_ms: None,
+            error: None,
+        })
+        .await?;
+    Ok(())
+}
+
 async fn ingest_missing(
     library: &Library,
     dir: &std::path::Path,
