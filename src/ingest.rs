@@ -277,6 +277,43 @@ impl Library {
     }
 }
 
+impl Library {
+    /// Rebuilds every ready document's BM25 vectors from its stored nodes and page
+    /// texts (after a change of `index_leaf_text`); dense vectors are kept as they are.
+    /// Returns the number of points rewritten.
+    pub async fn reindex_sparse(&self, progress: &dyn Progress) -> Result<usize> {
+        let store = self.store().await?;
+        let sparse = self.sparse().await?;
+        let include_text = self.settings().index_leaf_text;
+        let documents = self
+            .catalog()
+            .documents_with_status(DocumentStatus::Ready)
+            .await?;
+        let mut rewritten = 0;
+        for (index, document) in documents.iter().enumerate() {
+            progress.stage(&document.file_name, Stage::Indexing, index, documents.len());
+            let mut points = store.document_points(document.id).await?;
+            for point in &mut points {
+                let page_text = if include_text && point.node.is_leaf() {
+                    self.catalog()
+                        .page_text(document.id, point.node.page_start)
+                        .await?
+                } else {
+                    None
+                };
+                point.sparse = Sparse::from(
+                    sparse.embed_document(&sparse_text(&point.node, page_text.as_deref())),
+                );
+            }
+            rewritten += points.len();
+            store.upsert(points).await?;
+        }
+        store.flush().await?;
+        store.optimize().await?;
+        Ok(rewritten)
+    }
+}
+
 /// What BM25 sees of a node: the file name (people ask by company and year), the
 /// description, the keywords, and for pages optionally the full text.
 pub fn sparse_text(node: &Node, page_text: Option<&str>) -> String {

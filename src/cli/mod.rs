@@ -84,6 +84,14 @@ pub enum Command {
     Ask(ask::AskArgs),
     /// Past searches, comparisons, questions and benchmarks.
     History(ask::HistoryArgs),
+    /// Rebuild the BM25 vectors of every document (no re-embedding), e.g. after
+    /// switching page full text in or out of them.
+    Reindex {
+        /// Add each page's full text to its BM25 vector (true) or only its description
+        /// and keywords (false); the library's setting otherwise.
+        #[arg(long)]
+        leaf_text: Option<bool>,
+    },
     /// Remove a document, its pages and its vectors.
     Delete {
         /// Document name, file name or id.
@@ -142,6 +150,30 @@ pub async fn run(args: Args) -> Result<ExitCode> {
                 llm: None,
             };
             scale::run(scale_args, options).await
+        }
+        Command::Reindex { leaf_text } => {
+            let mut library = open(&root, &args).await?;
+            if let Some(leaf_text) = leaf_text {
+                let settings = pagetree::settings::LibrarySettings {
+                    index_leaf_text: *leaf_text,
+                    ..library.settings().clone()
+                };
+                library.update_settings(settings).await?;
+            }
+            let started = std::time::Instant::now();
+            let points = library
+                .reindex_sparse(&pagetree::ingest::NoProgress)
+                .await?;
+            println!(
+                "rebuilt the BM25 vectors of {points} nodes in {:.1} s (page text {})",
+                started.elapsed().as_secs_f64(),
+                if library.settings().index_leaf_text {
+                    "included"
+                } else {
+                    "left out"
+                }
+            );
+            Ok(ExitCode::SUCCESS)
         }
         Command::Ask(ask_args) => ask::ask(&open(&root, &args).await?, ask_args).await,
         Command::History(history_args) => {

@@ -111,6 +111,19 @@ impl EdgeStore {
     }
 
     fn scroll_all(shard: &EdgeShard, filter: Filter) -> Result<Vec<Node>, StoreError> {
+        let mut nodes: Vec<Node> = Self::scroll_points(shard, filter, false)?
+            .into_iter()
+            .map(|point| point.node)
+            .collect();
+        nodes.sort_by_key(|node| node.id);
+        Ok(nodes)
+    }
+
+    fn scroll_points(
+        shard: &EdgeShard,
+        filter: Filter,
+        with_dense: bool,
+    ) -> Result<Vec<IndexedNode>, StoreError> {
         let mut nodes = Vec::new();
         let mut offset = None;
         loop {
@@ -120,19 +133,31 @@ impl EdgeStore {
                     limit: Some(SCROLL_PAGE),
                     filter: Some(filter.clone()),
                     with_payload: Some(WithPayloadInterface::Bool(true)),
-                    with_vector: WithVector::Bool(false),
+                    with_vector: WithVector::Bool(with_dense),
                     order_by: None,
                 })
                 .map_err(engine)?;
             for record in records {
-                nodes.push(payload_to_node(record.payload)?);
+                let dense = match record.vector {
+                    Some(qdrant_edge::VectorStructInternal::Named(mut vectors)) => {
+                        match vectors.remove(DENSE_VECTOR) {
+                            Some(VectorInternal::Dense(dense)) => dense,
+                            _ => Vec::new(),
+                        }
+                    }
+                    _ => Vec::new(),
+                };
+                nodes.push(IndexedNode {
+                    node: payload_to_node(record.payload)?,
+                    dense,
+                    sparse: super::Sparse::default(),
+                });
             }
             match next {
                 Some(next) => offset = Some(next),
                 None => break,
             }
         }
-        nodes.sort_by_key(|node| node.id);
         Ok(nodes)
     }
 }
@@ -168,6 +193,17 @@ impl VectorStore for EdgeStore {
     async fn document_nodes(&self, doc_id: i64) -> Result<Vec<Node>, StoreError> {
         self.blocking(move |shard| Self::scroll_all(shard, doc_filter(doc_id)?))
             .await
+    }
+
+    async fn document_points(&self, doc_id: i64) -> Result<Vec<IndexedNode>, StoreError> {
+        self.blocking(move |shard| {
+            let points = Self::scroll_points(shard, doc_filter(doc_id)?, true)?;
+            if points.iter().any(|p| p.dense.is_empty()) {
+                return Err(StoreError::BadPayload("a point has no dense vector".into()));
+            }
+            Ok(points)
+        })
+        .await
     }
 
     async fn nodes(&self, ids: &[u64]) -> Result<Vec<Node>, StoreError> {

@@ -87,6 +87,9 @@ pub trait VectorStore: Send + Sync {
     /// Every node of a document, in id order.
     async fn document_nodes(&self, doc_id: i64) -> Result<Vec<Node>, StoreError>;
     async fn nodes(&self, ids: &[u64]) -> Result<Vec<Node>, StoreError>;
+    /// Every point of a document with its dense vector (the sparse one is left empty),
+    /// so that sparse vectors can be rebuilt without embedding again.
+    async fn document_points(&self, doc_id: i64) -> Result<Vec<IndexedNode>, StoreError>;
     async fn count(&self, doc_id: Option<i64>) -> Result<usize, StoreError>;
     /// Makes everything written so far durable.
     async fn flush(&self) -> Result<(), StoreError>;
