@@ -102,7 +102,9 @@ impl LlmClient {
             )));
         }
         let http = reqwest::Client::builder()
-            .timeout(settings.timeout)
+            // A read timeout, not a total one: a streamed answer may take minutes, but
+            // a server silent for this long has stopped.
+            .read_timeout(settings.timeout)
             .connect_timeout(Duration::from_secs(5))
             .build()
             .map_err(|err| LlmConfigError(err.to_string()))?;

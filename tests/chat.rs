@@ -226,6 +226,49 @@ async fn a_refusal_is_reported_in_words_and_recorded_as_failed() {
 }
 
 #[tokio::test]
+async fn a_silent_server_times_out_and_the_question_is_recorded_as_failed() {
+    let address = openai_double::start(Behaviour::Hang).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = {
+        let _ = library(dir.path(), None).await;
+        let mut llm = LlmSettings::new(format!("http://{address}/v1"), "smollm2");
+        llm.timeout = std::time::Duration::from_secs(1);
+        let (library, _) = Library::open(
+            dir.path(),
+            OpenOptions {
+                llm: Some(llm),
+                ..OpenOptions::default()
+            },
+        )
+        .await
+        .expect("opens");
+        library
+    };
+    let started = std::time::Instant::now();
+    let err = library
+        .ask(
+            "turbofan?",
+            &STRATEGY,
+            &SearchSettings::default(),
+            None,
+            AnswerSettings::default(),
+            &mut |_: &str| {},
+        )
+        .await
+        .expect_err("silence");
+    assert!(
+        err.to_string().contains("did not answer within 1 s"),
+        "{err}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "bounded retries"
+    );
+    let runs = library.catalog().runs(10, None).await.expect("history");
+    assert_eq!(runs[0].status, "failed");
+}
+
+#[tokio::test]
 async fn rate_limits_and_server_errors_are_retried_then_reported() {
     let address = openai_double::start(Behaviour::Raw(
         429,

@@ -117,19 +117,21 @@ pub async fn answer(
         };
         loop {
             let next = match tokio::time::timeout(silence, stream.next()).await {
-                Ok(next) => next,
-                Err(_) => {
-                    return Err(AnswerError::StreamDropped {
-                        received: text.len(),
-                        detail: format!("nothing arrived for {} s", silence.as_secs()),
-                    })
-                }
+                Ok(next) => next.map(|chunk| chunk.map_err(Some)),
+                // Silence: nothing is known but that the server stopped talking.
+                Err(_) => Some(Err(None)),
             };
             let Some(chunk) = next else { break 'attempts };
             let chunk = match chunk {
                 Ok(chunk) => chunk,
                 Err(err) => {
-                    let failure = stream_failure(client, err).await;
+                    let failure = match err {
+                        Some(err) => stream_failure(client, err).await,
+                        None => LlmFailure::Timeout {
+                            url: client.settings().base_url.clone(),
+                            seconds: silence.as_secs(),
+                        },
+                    };
                     if !text.is_empty() {
                         return Err(AnswerError::StreamDropped {
                             received: text.len(),
