@@ -65,15 +65,6 @@ impl Assets {
             model_dir,
         })
     }
-
-    /// Only the PDFium library: enough to read PDFs without embedding them.
-    pub fn locate_pdfium(explicit: Option<&Path>) -> Result<PathBuf, AssetError> {
-        find_in(
-            &candidate_roots(explicit),
-            PDFIUM_LIBRARY,
-            "PDFium (libpdfium.so)",
-        )
-    }
 }
 
 /// The default folder `scripts/setup.sh` installs into.

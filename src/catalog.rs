@@ -302,10 +302,6 @@ impl Catalog {
             .await?;
         Ok(())
     }
-
-    pub async fn close(&self) {
-        self.pool.close().await;
-    }
 }
 
 fn record(row: &sqlx::sqlite::SqliteRow) -> DocumentRecord {

@@ -218,16 +218,6 @@ impl Catalog {
         Ok(())
     }
 
-    /// Marks a run failed (a stream that broke after the run was written).
-    pub async fn fail_run(&self, run_id: i64, error: &str) -> Result<(), CatalogError> {
-        sqlx::query("UPDATE runs SET status = 'failed', error = ? WHERE id = ?")
-            .bind(error)
-            .bind(run_id)
-            .execute(self.pool())
-            .await?;
-        Ok(())
-    }
-
     /// Newest first; `matching` filters on the question's text.
     pub async fn runs(
         &self,

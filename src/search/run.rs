@@ -73,10 +73,6 @@ impl<'a> SearchRun<'a> {
         }
     }
 
-    pub fn node(&self, id: u64) -> Option<&Node> {
-        self.nodes.get(&id)
-    }
-
     /// Ranks exactly `ids` (one store query) and makes sure their payloads are known.
     pub async fn rank(&mut self, ids: Vec<u64>) -> Result<Vec<ScoredNode>, StoreError> {
         self.rank_with(ids, self.fusion).await

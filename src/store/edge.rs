@@ -1,7 +1,7 @@
 //! The embedded store: Qdrant's in-process engine (qdrant-edge), one folder per library.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use ahash::AHashSet;
@@ -28,7 +28,6 @@ const SCROLL_PAGE: usize = 1_024;
 
 pub struct EdgeStore {
     shard: Arc<EdgeShard>,
-    path: PathBuf,
 }
 
 impl EdgeStore {
@@ -91,12 +90,7 @@ impl EdgeStore {
         }
         Ok(Self {
             shard: Arc::new(shard),
-            path: path.to_path_buf(),
         })
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     async fn blocking<T, F>(&self, work: F) -> Result<T, StoreError>
