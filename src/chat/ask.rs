@@ -66,44 +66,37 @@ impl Library {
         if let Some(truncation) = &search.context.truncation {
             notes.push(truncation.clone());
         }
-        let Some(llm) = self.llm_settings().cloned() else {
-            let texts = self.page_texts(&search).await?;
-            let lookup = |doc: i64, page: u32| texts.get(&(doc, page)).cloned();
-            let checked = extractive::answer(question, &search.context, &lookup);
-            notes.push(extractive::NO_MODEL_NOTE.to_string());
-            on_token(&checked.text);
-            let run_id = catalog
-                .record_run(&NewRun::from_search(
-                    RunKind::Ask,
-                    Some(conversation_id),
-                    &search,
-                ))
-                .await?;
-            let record = AnswerRecord::new(&checked, None, None, None);
-            catalog.record_answer(run_id, &record).await?;
-            return Ok(AskOutcome {
-                run_id,
-                conversation_id,
-                search,
-                answer: checked,
-                model: None,
-                first_token_ms: None,
-                total_ms: 0.0,
-                notes,
-            });
-        };
-        let client = LlmClient::new(llm).map_err(|e| LibraryError::Settings(e.0))?;
-        match answer(
-            &client,
-            question,
-            &search.context,
-            &turns,
-            answer_settings,
-            on_token,
-        )
-        .await
-        {
-            Ok(answered) => {
+        // Both paths end the same way: one run with its answer in history.
+        let (checked, model, first_token_ms, total_ms) = match self.llm_settings().cloned() {
+            None => {
+                let texts = self.page_texts(&search).await?;
+                let lookup = |doc: i64, page: u32| texts.get(&(doc, page)).cloned();
+                let checked = extractive::answer(question, &search.context, &lookup);
+                notes.push(extractive::NO_MODEL_NOTE.to_string());
+                on_token(&checked.text);
+                (checked, None, None, None)
+            }
+            Some(llm) => {
+                let client = LlmClient::new(llm).map_err(|e| LibraryError::Settings(e.0))?;
+                let answered = match answer(
+                    &client,
+                    question,
+                    &search.context,
+                    &turns,
+                    answer_settings,
+                    on_token,
+                )
+                .await
+                {
+                    Ok(answered) => answered,
+                    Err(err) => {
+                        let mut failed =
+                            NewRun::from_search(RunKind::Ask, Some(conversation_id), &search);
+                        failed.error = Some(err.to_string());
+                        catalog.record_run(&failed).await?;
+                        return Err(LibraryError::Answer(err).into());
+                    }
+                };
                 if !answered.checked.removed.is_empty() {
                     notes.push(format!(
                         "removed citations of pages that were not in the context: {}",
@@ -117,42 +110,37 @@ impl Library {
                 if answered.truncated {
                     notes.push("the answer hit the token limit and may be cut short".into());
                 }
-                let run_id = catalog
-                    .record_run(&NewRun::from_search(
-                        RunKind::Ask,
-                        Some(conversation_id),
-                        &search,
-                    ))
-                    .await?;
-                catalog
-                    .record_answer(
-                        run_id,
-                        &AnswerRecord::new(
-                            &answered.checked,
-                            Some(answered.model.clone()),
-                            answered.first_token_ms,
-                            Some(answered.total_ms),
-                        ),
-                    )
-                    .await?;
-                Ok(AskOutcome {
-                    run_id,
-                    conversation_id,
-                    search,
-                    answer: answered.checked,
-                    model: Some(answered.model),
-                    first_token_ms: answered.first_token_ms,
-                    total_ms: answered.total_ms,
-                    notes,
-                })
+                (
+                    answered.checked,
+                    Some(answered.model),
+                    answered.first_token_ms,
+                    Some(answered.total_ms),
+                )
             }
-            Err(err) => {
-                let mut failed = NewRun::from_search(RunKind::Ask, Some(conversation_id), &search);
-                failed.error = Some(err.to_string());
-                catalog.record_run(&failed).await?;
-                Err(LibraryError::Answer(err).into())
-            }
-        }
+        };
+        let run_id = catalog
+            .record_run(&NewRun::from_search(
+                RunKind::Ask,
+                Some(conversation_id),
+                &search,
+            ))
+            .await?;
+        catalog
+            .record_answer(
+                run_id,
+                &AnswerRecord::new(&checked, model.clone(), first_token_ms, total_ms),
+            )
+            .await?;
+        Ok(AskOutcome {
+            run_id,
+            conversation_id,
+            search,
+            answer: checked,
+            model,
+            first_token_ms,
+            total_ms: total_ms.unwrap_or(0.0),
+            notes,
+        })
     }
 
     async fn page_texts(
