@@ -9,10 +9,11 @@ export PAGETREE_CACHE="${PAGETREE_CACHE:-$HOME/.cache/pagetree}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PAGETREE_CACHE/target}"
 
 bash scripts/setup.sh
+bash scripts/setup-desktop.sh
 bash scripts/build-llama-server.sh
 
-echo "== ui: typecheck and unit tests"
-(cd ui && npm ci --no-audit --no-fund --loglevel=error && npm run --silent typecheck && npm test --silent)
+echo "== ui: unit tests, then typecheck and build (the app embeds ui/dist)"
+(cd ui && npm ci --no-audit --no-fund --loglevel=error && npm test --silent && npm run --silent build)
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
@@ -20,3 +21,7 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test"
 cargo test --workspace --locked
+
+echo "== desktop app: build, then end-to-end in the real window"
+cargo build -p pagetree-app --locked
+bash e2e/run.sh

@@ -5,6 +5,7 @@ use crate::embed::EmbedError;
 use crate::ingest::IngestFailure;
 use crate::library::LibraryError;
 use crate::pdf::PdfError;
+use crate::render::RenderError;
 use crate::store::StoreError;
 
 /// Every failure the engine reports, grouped by the part that failed. Each variant's
@@ -27,6 +28,8 @@ pub enum Error {
     Library(#[from] LibraryError),
     #[error(transparent)]
     Ingest(#[from] IngestFailure),
+    #[error(transparent)]
+    Render(#[from] RenderError),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

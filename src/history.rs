@@ -237,6 +237,18 @@ impl Catalog {
         Ok(rows.iter().map(|row| run_record(row, false)).collect())
     }
 
+    /// The newest `limit` runs with everything they recorded (traces included), newest
+    /// first, for export.
+    pub async fn full_runs(&self, limit: usize) -> Result<Vec<RunRecord>, CatalogError> {
+        let mut runs = Vec::new();
+        for run in self.runs(limit, None).await? {
+            if let Some(full) = self.run(run.id).await? {
+                runs.push(full);
+            }
+        }
+        Ok(runs)
+    }
+
     pub async fn run(&self, id: i64) -> Result<Option<RunRecord>, CatalogError> {
         let sql = format!("SELECT {RUN_COLUMNS} FROM runs r LEFT JOIN answers a ON a.run_id = r.id WHERE r.id = ?");
         let row = sqlx::query(&sql)

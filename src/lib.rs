@@ -14,6 +14,7 @@ pub mod library;
 pub mod llm;
 pub mod pdf;
 pub mod plot;
+pub mod render;
 pub mod search;
 pub mod settings;
 pub mod store;

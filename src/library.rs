@@ -37,10 +37,18 @@ pub enum LibraryError {
     Llm(String),
     #[error("no answer: {0}")]
     Answer(crate::chat::AnswerError),
+    #[error("the file of `{name}` is no longer at {path}; its pages cannot be shown until it is put back (search and answers still work)")]
+    FileMoved { name: String, path: String },
     #[error(
         "the stored tree of `{name}` is broken: {detail}; delete the document and add it again"
     )]
     BrokenTree { name: String, detail: String },
+}
+
+/// Where a library lives unless the user says otherwise: the platform's data folder,
+/// shared by the CLI and the desktop app.
+pub fn default_root() -> Option<PathBuf> {
+    directories::BaseDirs::new().map(|dirs| dirs.data_dir().join("pagetree").join("library"))
 }
 
 /// How to open a library: where the assets are, and this run's overrides.
@@ -206,6 +214,49 @@ impl Library {
 
     pub fn llm_settings(&self) -> Option<&LlmSettings> {
         self.options.llm.as_ref()
+    }
+
+    /// Loads the embedding model from `dir` (or the default) from the next embedding on.
+    /// The index keeps the dimension it was created with, so the new model must have it.
+    pub fn set_model_dir(&mut self, dir: Option<PathBuf>) {
+        if self.options.model_dir != dir {
+            self.options.model_dir = dir;
+            self.assets = std::sync::OnceLock::new();
+            self.dense = OnceCell::new();
+        }
+    }
+
+    pub fn model_dir(&self) -> Option<&Path> {
+        self.options.model_dir.as_deref()
+    }
+
+    /// Switches the language model (or to none) for what this process does next.
+    pub fn set_llm(&mut self, llm: Option<LlmSettings>) {
+        self.options.llm = llm;
+    }
+
+    /// Page `page` (1-based) of a document drawn `width` pixels wide, as PNG, from the
+    /// file the document was added from.
+    pub async fn page_image(&self, doc_id: i64, page: u32, width: u32) -> Result<Vec<u8>> {
+        let document = self.catalog.resolve(&doc_id.to_string()).await?;
+        let path = PathBuf::from(&document.path);
+        if !path.is_file() {
+            return Err(LibraryError::FileMoved {
+                name: document.name,
+                path: document.path,
+            }
+            .into());
+        }
+        let pdfium = self.assets()?.pdfium_library.clone();
+        tokio::task::spawn_blocking(move || {
+            crate::render::render_page_png(&pdfium, &path, page, width)
+        })
+        .await
+        .map_err(|err| LibraryError::Folder {
+            path: document.path.clone(),
+            detail: err.to_string(),
+        })?
+        .map_err(crate::Error::from)
     }
 
     pub async fn documents(&self) -> Result<Vec<DocumentRecord>> {

@@ -131,6 +131,17 @@ impl LlmClient {
         &self.client
     }
 
+    /// The models the server offers (one request, no retries: for a connection test).
+    pub async fn model_names(&self) -> Result<Vec<String>, LlmFailure> {
+        let list = self
+            .client
+            .models()
+            .list()
+            .await
+            .map_err(|err| self.classify(err))?;
+        Ok(list.data.into_iter().map(|model| model.id).collect())
+    }
+
     /// Asks for an answer that follows `schema` and returns its text once it parses as
     /// JSON. Timeouts, server errors and garbage are retried up to `max_attempts`; an
     /// unreachable server is not.

@@ -54,7 +54,7 @@ static PDFIUM: OnceLock<Mutex<Pdfium>> = OnceLock::new();
 
 /// Binds pdfium once per process. pdfium is not thread-safe, so every call goes through
 /// one lock.
-fn pdfium(library: &Path) -> Result<&'static Mutex<Pdfium>, PdfError> {
+pub(crate) fn pdfium(library: &Path) -> Result<&'static Mutex<Pdfium>, PdfError> {
     if let Some(bound) = PDFIUM.get() {
         return Ok(bound);
     }
@@ -122,7 +122,7 @@ fn read_pages(
     Ok(out)
 }
 
-fn check_header(path: &Path, file: &str) -> Result<(), PdfError> {
+pub(crate) fn check_header(path: &Path, file: &str) -> Result<(), PdfError> {
     let unreadable = |source| PdfError::Unreadable {
         file: file.to_string(),
         source,
@@ -147,7 +147,7 @@ fn check_header(path: &Path, file: &str) -> Result<(), PdfError> {
     Ok(())
 }
 
-fn open_error(file: &str, err: PdfiumError) -> PdfError {
+pub(crate) fn open_error(file: &str, err: PdfiumError) -> PdfError {
     match err {
         PdfiumError::PdfiumLibraryInternalError(
             PdfiumInternalError::PasswordError | PdfiumInternalError::SecurityError,

@@ -10,7 +10,7 @@ use common::{fixture, llama};
 use pagetree::describe::{LlmDescriber, LlmSettings};
 use pagetree::ingest::{IngestOutcome, NoProgress};
 use pagetree::library::{Library, OpenOptions};
-use pagetree::llm::LlmFailure;
+use pagetree::llm::{LlmClient, LlmFailure};
 use pagetree::tree::check_invariants;
 
 fn settings(base_url: &str) -> LlmSettings {
@@ -52,6 +52,23 @@ async fn a_real_server_describes_pages_and_sections_and_a_whole_document() {
     assert_eq!(document.describer.as_deref(), Some("llm"));
     let (_, nodes) = library.tree("multipage").await.expect("tree");
     check_invariants(&nodes, 6).expect("invariants");
+}
+
+#[tokio::test]
+async fn a_real_server_lists_its_model_and_an_absent_one_is_named() {
+    let server = llama::LlamaServer::start();
+    let client = LlmClient::new(settings(&server.base_url)).expect("settings");
+    let names = client.model_names().await.expect("a model list");
+    assert!(names.iter().any(|name| name == "smollm2"), "{names:?}");
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("port")
+        .port();
+    let absent =
+        LlmClient::new(settings(&format!("http://127.0.0.1:{port}/v1"))).expect("settings");
+    let err = absent.model_names().await.expect_err("nothing listens");
+    assert!(matches!(err, LlmFailure::Unreachable { .. }), "{err}");
 }
 
 #[tokio::test]

@@ -259,12 +259,7 @@ pub async fn history(library: &Library, args: &HistoryArgs) -> Result<ExitCode> 
             }
         }
         Some(HistoryAction::Export { format, limit }) => {
-            let mut runs = Vec::new();
-            for run in catalog.runs(*limit, None).await? {
-                if let Some(full) = catalog.run(run.id).await? {
-                    runs.push(full);
-                }
-            }
+            let runs = catalog.full_runs(*limit).await?;
             match format {
                 ExportFormat::Md => print!("{}", to_markdown(&runs)),
                 ExportFormat::Json => println!("{}", serde_json::to_string_pretty(&runs)?),

@@ -190,8 +190,7 @@ fn library_root(explicit: Option<PathBuf>) -> Result<PathBuf> {
     if let Some(root) = explicit {
         return Ok(root);
     }
-    directories::BaseDirs::new()
-        .map(|dirs| dirs.data_dir().join("pagetree").join("library"))
+    pagetree::library::default_root()
         .context("no home folder to keep the library in; pass --library")
 }
 

@@ -9,7 +9,7 @@ use pagetree::eval::{load_questions, BenchReport};
 use pagetree::history::{NewRun, RunKind};
 use pagetree::ingest::NoProgress;
 use pagetree::search::strategy::*;
-use pagetree::search::{SearchResult, SearchSettings, Strategy};
+use pagetree::search::{Comparison, SearchResult, SearchSettings, Strategy};
 use pagetree::store::Fusion;
 use pagetree::Library;
 
@@ -152,26 +152,8 @@ pub struct SearchArgs {
 pub async fn search(library: &Library, args: &SearchArgs) -> Result<ExitCode> {
     let strategy = args.options.strategy(args.strategy)?;
     let settings = args.options.settings(library).await?;
-    let result = match library.search(&args.question, &strategy, &settings).await {
-        Ok(result) => result,
-        Err(err) => {
-            let settings_json = serde_json::json!({"strategy": strategy, "search": settings});
-            library
-                .catalog()
-                .record_run(&NewRun::failed(
-                    RunKind::Search,
-                    None,
-                    &args.question,
-                    settings_json,
-                    &err.to_string(),
-                ))
-                .await?;
-            return Err(err.into());
-        }
-    };
-    library
-        .catalog()
-        .record_run(&NewRun::from_search(RunKind::Search, None, &result))
+    let result = library
+        .search_recorded(&args.question, &strategy, &settings)
         .await?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&result)?);
@@ -224,33 +206,10 @@ pub struct CompareArgs {
 
 pub async fn compare(library: &Library, args: &CompareArgs) -> Result<ExitCode> {
     let settings = args.options.settings(library).await?;
-    let started = std::time::Instant::now();
-    let query = library.embed_query(&args.question).await?;
-    let embed_ms = started.elapsed().as_secs_f64() * 1e3;
-    let mut results = Vec::new();
-    let mut skipped = Vec::new();
-    for strategy in args.options.all_strategies()? {
-        if strategy.needs_llm() && library.llm_settings().is_none() {
-            skipped.push(format!(
-                "{}: needs a language model (--llm-url)",
-                strategy.name()
-            ));
-            continue;
-        }
-        match library
-            .search_with_query(&args.question, &query, embed_ms, &strategy, &settings)
-            .await
-        {
-            Ok(result) => {
-                library
-                    .catalog()
-                    .record_run(&NewRun::from_search(RunKind::Compare, None, &result))
-                    .await?;
-                results.push(result);
-            }
-            Err(err) => skipped.push(format!("{}: {err}", strategy.name())),
-        }
-    }
+    let strategies = args.options.all_strategies()?;
+    let Comparison { results, skipped } = library
+        .compare(&args.question, &strategies, &settings)
+        .await?;
     let mut plots = Vec::new();
     if let Some(dir) = &args.plot_dir {
         for result in &results {

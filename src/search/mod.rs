@@ -6,6 +6,7 @@ mod execute;
 pub mod knee;
 pub mod proxy;
 pub mod query;
+mod recorded;
 pub mod run;
 pub mod strategy;
 pub mod walk;
@@ -13,6 +14,7 @@ pub mod walk;
 use serde::{Deserialize, Serialize};
 
 pub use context::{Context, ContextPage};
+pub use recorded::Comparison;
 pub use strategy::Strategy;
 
 use crate::store::{Fusion, ScoredNode};
@@ -40,10 +42,16 @@ pub struct SearchSettings {
     pub token_budget: Option<usize>,
     /// A selected section wider than this many pages is narrowed to its best pages
     /// (ranked in one more hybrid query, cut at the knee); none keeps whole sections.
-    #[serde(default)]
+    /// Missing from JSON means the default, so that clients that do not know the field
+    /// (the app's settings) get page-precise contexts; an explicit null turns it off.
+    #[serde(default = "default_max_node_pages")]
     pub max_node_pages: Option<u32>,
     /// Restrict the search to these documents (ids); all ready documents otherwise.
     pub documents: Option<Vec<i64>>,
+}
+
+fn default_max_node_pages() -> Option<u32> {
+    Some(DEFAULT_MAX_NODE_PAGES)
 }
 
 impl Default for SearchSettings {
@@ -105,4 +113,19 @@ pub struct SearchResult {
     pub store_queries: usize,
     pub trace: Vec<TraceStep>,
     pub stopped_because: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_without_max_node_pages_narrow_by_default_and_null_turns_it_off() {
+        let fusion = r#""fusion":{"rrf_k":2,"dense_weight":1,"sparse_weight":1},"token_budget":null,"documents":null"#;
+        let missing: SearchSettings = serde_json::from_str(&format!("{{{fusion}}}")).unwrap();
+        assert_eq!(missing.max_node_pages, Some(DEFAULT_MAX_NODE_PAGES));
+        let off: SearchSettings =
+            serde_json::from_str(&format!("{{{fusion},\"max_node_pages\":null}}")).unwrap();
+        assert_eq!(off.max_node_pages, None);
+    }
 }

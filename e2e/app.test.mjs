@@ -1,0 +1,341 @@
+// End-to-end: the real PageTree window (the Tauri shell built with the UI embedded),
+// driven through tauri-driver + WebKitWebDriver under Xvfb, with real PDFs dropped from
+// a real drag source, the real engine, and a real local model (llama-server + SmolLM2).
+// run.sh sets the environment up; see ../README.md, "End-to-end tests".
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { remote } from 'webdriverio';
+
+const env = (name) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set; run e2e/run.sh`);
+  return value;
+};
+
+const APP = env('PAGETREE_E2E_APP');
+const FILING = env('PAGETREE_E2E_FILING');
+const FIXTURE = env('PAGETREE_E2E_FIXTURE');
+const CORRUPT = env('PAGETREE_E2E_CORRUPT');
+const LLM_URL = env('PAGETREE_E2E_LLM_URL');
+const SHOTS = env('PAGETREE_E2E_SCREENSHOTS');
+const DRIVER_PORT = Number(process.env.PAGETREE_E2E_DRIVER_PORT ?? 4444);
+const FILING_NAME = 'FOOTLOCKER_2022_8K_dated-2022-05-20';
+const QUESTION = 'How many votes against did Richard A. Johnson receive as a board nominee?';
+
+/** Generous: debug builds on 2 loaded cores are slow, and waits end as soon as they can. */
+const LONG = 240_000;
+
+let browser;
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await remote({
+    hostname: '127.0.0.1',
+    port: DRIVER_PORT,
+    logLevel: 'warn',
+    connectionRetryCount: 3,
+    capabilities: { 'tauri:options': { application: APP } },
+  });
+  await browser.setTimeout({ implicit: 0 });
+});
+
+after(async () => {
+  await browser?.deleteSession().catch(() => {});
+});
+
+/** Runs a test body; on failure saves a screenshot named after the test, then fails. */
+function withScreenshotOnFailure(name, body) {
+  return async () => {
+    try {
+      await body();
+    } catch (err) {
+      const file = `FAILED-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}.png`;
+      await shot(file).catch(() => {});
+      throw err;
+    }
+  };
+}
+
+async function shot(name) {
+  await browser.saveScreenshot(join(SHOTS, name));
+}
+
+async function go(view) {
+  await (await browser.$(`a[data-nav="${view}"]`)).click();
+  await browser.waitUntil(async () => (await browser.getUrl()).endsWith(`#${view}`), { timeout: 10_000 });
+}
+
+async function rows(status) {
+  return browser.$$(`[data-testid="doc-list"] li.doc[data-status="${status}"]`);
+}
+
+async function count(selector) {
+  return (await browser.$$(selector)).length;
+}
+
+function xdotool(...args) {
+  return execFileSync('xdotool', args, { encoding: 'utf8' }).trim();
+}
+
+function geometry(windowId) {
+  const out = xdotool('getwindowgeometry', '--shell', windowId);
+  const value = (key) => Number(out.match(new RegExp(`^${key}=(\\d+)`, 'm'))[1]);
+  return { x: value('X'), y: value('Y'), width: value('WIDTH'), height: value('HEIGHT') };
+}
+
+/** How many `img` under `selector` have a decoded PNG page (not a placeholder). */
+function paintedImages(selector) {
+  return browser.execute(
+    (sel) =>
+      [...document.querySelectorAll(`${sel} img`)].filter(
+        (img) => img.src.startsWith('data:image/png') && img.complete && img.naturalWidth > 0,
+      ).length,
+    selector,
+  );
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Drags `files` from a GTK drag source (e2e/drag-source.py, standing in for a file
+ * manager) onto the PageTree window with the X pointer: a real XDND drag and drop.
+ */
+async function dropFiles(files) {
+  const source = spawn('/usr/bin/python3', [resolve('drag-source.py'), '1400', '200', ...files], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  source.stdout.on('data', (chunk) => (output += chunk));
+  try {
+    await browser.waitUntil(async () => output.includes('ready'), { timeout: 20_000 });
+    const sourceWindow = xdotool('search', '--sync', '--name', '^pagetree-drag-source$').split('\n')[0];
+    const appWindow = xdotool('search', '--sync', '--onlyvisible', '--name', '^PageTree$').split('\n')[0];
+    const from = geometry(sourceWindow);
+    const to = geometry(appWindow);
+    const start = [from.x + from.width / 2, from.y + from.height / 2].map(Math.round);
+    const end = [to.x + to.width / 2, to.y + to.height / 2].map(Math.round);
+    xdotool('mousemove', '--sync', String(start[0]), String(start[1]));
+    xdotool('mousedown', '1');
+    // GTK starts a drag only after the pointer moves past its threshold while pressed.
+    for (let i = 1; i <= 20; i += 1) {
+      const x = Math.round(start[0] + ((end[0] - start[0]) * i) / 20);
+      const y = Math.round(start[1] + ((end[1] - start[1]) * i) / 20);
+      xdotool('mousemove', String(x), String(y));
+      await sleep(40);
+    }
+    await sleep(300);
+    xdotool('mouseup', '1');
+    await browser.waitUntil(async () => output.includes('drag-end'), {
+      timeout: 20_000,
+      timeoutMsg: 'the drag source never saw its drag end',
+    });
+  } finally {
+    source.kill();
+  }
+}
+
+test('the window opens on the real (empty) library, not the demo data', withScreenshotOnFailure('the window opens on the real (empty) library, not the demo data', async () => {
+  await (await browser.$('[data-testid="doc-list"]')).waitForExist({ timeout: 60_000 });
+  const badge = await browser.$('[data-testid="demo-badge"]');
+  assert.equal(await badge.isDisplayed().catch(() => false), false, 'the demo badge is shown');
+  assert.equal(await count('[data-testid="doc-list"] li.doc'), 0);
+  await shot('01-library-empty.png');
+}));
+
+test('PDFs dropped from the file manager are ingested with progress', withScreenshotOnFailure('PDFs dropped from the file manager are ingested with progress', async () => {
+  await dropFiles([FILING, FIXTURE]);
+  await browser.waitUntil(async () => (await rows('ready')).length === 2, {
+    timeout: LONG,
+    interval: 500,
+    timeoutMsg: 'the two dropped PDFs did not become ready',
+  });
+  const text = await (await browser.$('[data-testid="doc-list"]')).getText();
+  assert.match(text, new RegExp(FILING_NAME));
+  assert.match(text, /\d+ pages/);
+  await shot('02-library-ingested.png');
+}));
+
+test('a corrupt PDF dropped on the window shows its error and the library keeps working', withScreenshotOnFailure('a corrupt PDF dropped on the window shows its error and the library keeps working', async () => {
+  await dropFiles([CORRUPT]);
+  await browser.waitUntil(async () => (await rows('failed')).length === 1, {
+    timeout: LONG,
+    interval: 500,
+    timeoutMsg: 'the corrupt PDF was not reported as failed',
+  });
+  const failed = await (await rows('failed'))[0].getText();
+  assert.match(failed, /damaged or truncated/);
+  assert.equal((await rows('ready')).length, 2);
+  await shot('03-library-corrupt-pdf.png');
+}));
+
+test('the tree of a filing opens with its sections and page thumbnails', withScreenshotOnFailure('the tree of a filing opens with its sections and page thumbnails', async () => {
+  const filingRow = await browser.$(`//li[contains(@class,"doc")][.//h3[text()="${FILING_NAME}"]]`);
+  await (await filingRow.$('button=Show tree')).click();
+  await browser.waitUntil(async () => (await browser.getUrl()).endsWith('#tree'), { timeout: 10_000 });
+  const tree = await browser.$('[data-testid="tree"]');
+  await tree.waitForExist({ timeout: 30_000 });
+  await browser.waitUntil(async () => (await count('[data-testid="tree"] [role="treeitem"]')) > 1, {
+    timeout: 30_000,
+    timeoutMsg: 'the tree has no nodes',
+  });
+  await browser.waitUntil(async () => (await paintedImages('[data-testid="tree"]')) >= 3, {
+    timeout: 60_000,
+    timeoutMsg: 'the page thumbnails were not drawn',
+  });
+  await shot('04-tree.png');
+}));
+
+test('a comparison runs the strategies side by side on the real engine', withScreenshotOnFailure('a comparison runs the strategies side by side on the real engine', async () => {
+  await go('compare');
+  const question = await browser.$('[data-testid="compare-question"]');
+  await question.setValue(QUESTION);
+  await (await browser.$('[data-testid="compare-run"]')).click();
+  for (const name of ['flat', 'branch', 'beam', 'knee', 'sensitive-knee']) {
+    const column = await browser.$(`[data-testid="col-${name}"]`);
+    await column.waitForExist({ timeout: LONG, timeoutMsg: `no ${name} column` });
+  }
+  await browser.waitUntil(async () => /page|p\.\s?\d/i.test(await (await browser.$('[data-testid="col-knee"]')).getText()), {
+    timeout: 30_000,
+    timeoutMsg: 'the knee column shows no pages',
+  });
+  await shot('05-compare.png');
+}));
+
+test('settings take a real local model and its connection test passes', withScreenshotOnFailure('settings take a real local model and its connection test passes', async () => {
+  await go('settings');
+  const url = await browser.$('#set-llm-url');
+  await url.waitForExist({ timeout: 10_000 });
+  await url.setValue(LLM_URL);
+  await (await browser.$('#set-llm-model')).setValue('smollm2');
+  await (await browser.$('button=Test connection')).click();
+  const result = await browser.$('p.test-result');
+  await browser.waitUntil(async () => (await result.getText()).startsWith('✓'), {
+    timeout: 30_000,
+    timeoutMsg: 'the connection test did not pass',
+  });
+  await (await browser.$('[data-testid="settings-save"]')).click();
+  await browser.waitUntil(async () => (await (await browser.$('p.save-result')).getText()).startsWith('Saved'), {
+    timeout: 30_000,
+    timeoutMsg: 'the settings were not saved',
+  });
+  await shot('06-settings.png');
+}));
+
+async function ask(question) {
+  await go('ask');
+  const before = await count('[data-testid="answer"]');
+  await (await browser.$('[data-testid="ask-question"]')).setValue(question);
+  await (await browser.$('[data-testid="ask-send"]')).click();
+  await browser.waitUntil(async () => (await count('[data-testid="answer"]')) > before, { timeout: 30_000 });
+  const answers = await browser.$$('[data-testid="answer"]');
+  const answer = answers[answers.length - 1];
+  await browser.waitUntil(async () => (await answer.getAttribute('aria-busy')) !== 'true', {
+    timeout: LONG,
+    interval: 500,
+    timeoutMsg: 'the answer never finished',
+  });
+  return answer;
+}
+
+test('a question is answered by the local model, with its pages one click away', withScreenshotOnFailure('a question is answered by the local model, with its pages one click away', async () => {
+  const answer = await ask(QUESTION);
+  const text = await answer.getText();
+  assert.ok(text.trim().length > 0, 'the answer is empty');
+  assert.doesNotMatch(text, /No language model is configured/);
+  // A 135M-parameter model does not always cite; the context's pages are always there,
+  // under "Strategy and settings".
+  let link = await answer.$('[data-testid="citation"]');
+  if (!(await link.isExisting())) {
+    await (await answer.$('details.settings-used summary')).click();
+    link = await answer.$('details.settings-used .chips button');
+  }
+  await link.scrollIntoView({ block: 'center' });
+  await link.click();
+  const viewer = await browser.$('[data-testid="page-viewer"]');
+  await viewer.waitForDisplayed({ timeout: 60_000 });
+  await browser.waitUntil(async () => (await paintedImages('[data-testid="page-viewer"]')) === 1, {
+    timeout: 60_000,
+    timeoutMsg: 'the page was not drawn',
+  });
+  await shot('07-ask-local-model.png');
+  await browser.keys('Escape');
+}));
+
+test('without a model, the answer quotes its pages and a citation opens the cited passage', withScreenshotOnFailure('without a model, the answer quotes its pages and a citation opens the cited passage', async () => {
+  await go('settings');
+  const url = await browser.$('#set-llm-url');
+  await url.clearValue();
+  await (await browser.$('#set-llm-model')).clearValue();
+  await (await browser.$('[data-testid="settings-save"]')).click();
+  await browser.waitUntil(async () => (await (await browser.$('p.save-result')).getText()).startsWith('Saved'), {
+    timeout: 30_000,
+  });
+  await go('ask');
+  await (await browser.$('button=New conversation')).click();
+  const answer = await ask(QUESTION);
+  assert.match(await answer.getText(), /No language model is configured/);
+  const citation = await answer.$('[data-testid="citation"]');
+  await citation.waitForExist({ timeout: 10_000, timeoutMsg: 'the extractive answer has no citation' });
+  assert.match(await citation.getText(), new RegExp(`${FILING_NAME} p\\.\\d+`));
+  await citation.scrollIntoView({ block: 'center' });
+  await citation.click();
+  const viewer = await browser.$('[data-testid="page-viewer"]');
+  await viewer.waitForDisplayed({ timeout: 60_000 });
+  await (await browser.$('[data-testid="cited-passage"]')).waitForExist({
+    timeout: 60_000,
+    timeoutMsg: 'the cited passage is not highlighted',
+  });
+  await browser.waitUntil(async () => (await paintedImages('[data-testid="page-viewer"]')) === 1, {
+    timeout: 60_000,
+    timeoutMsg: 'the cited page was not drawn',
+  });
+  await shot('08-cited-page.png');
+  await browser.keys('Escape');
+}));
+
+test('history finds the question and shows its runs', withScreenshotOnFailure('history finds the question and shows its runs', async () => {
+  await go('history');
+  const search = await browser.$('[data-testid="history-search"]');
+  await search.setValue('Richard A. Johnson');
+  // textContent, not getText: WebKitWebDriver reads no rendered text out of <summary>.
+  const listText = () =>
+    browser.execute(() => document.querySelector('[data-testid="history-list"]')?.textContent ?? '');
+  await browser.waitUntil(async () => (await listText()).includes('Richard A. Johnson'), {
+    timeout: 30_000,
+    timeoutMsg: 'the question is not in history',
+  });
+  const text = await listText();
+  assert.match(text, /ask/i);
+  assert.match(text, /compare/i);
+  await shot('09-history.png');
+}));
+
+test('a document removed from the library is gone, and the rest stays searchable', withScreenshotOnFailure('a document removed from the library is gone', async () => {
+  await go('library');
+  const fixtureRow = await browser.$('//li[contains(@class,"doc")][.//h3[text()="multipage"]]');
+  await (await fixtureRow.$('button=Remove…')).click();
+  const confirm = await browser.$('dialog[open] button.danger');
+  await confirm.waitForDisplayed({ timeout: 10_000 });
+  await confirm.click();
+  await browser.waitUntil(async () => (await rows('ready')).length === 1, {
+    timeout: 30_000,
+    timeoutMsg: 'the removed document is still listed',
+  });
+  await go('compare');
+  const flatColumn = async () => (await browser.$('[data-testid="col-flat"]')).getText().catch(() => '');
+  const earlier = await flatColumn();
+  const question = await browser.$('[data-testid="compare-question"]');
+  await question.setValue('Who was designated audit committee financial expert?');
+  await (await browser.$('[data-testid="compare-run"]')).click();
+  await browser.waitUntil(async () => {
+    const text = await flatColumn();
+    return text !== earlier && /FOOTLOCKER/.test(text);
+  }, { timeout: LONG, timeoutMsg: 'the comparison after removal did not run' });
+  const flat = await (await browser.$('[data-testid="col-flat"]')).getText();
+  assert.doesNotMatch(flat, /multipage p\./);
+  await shot('10-after-removal.png');
+}));

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Runs the end-to-end tests against the built app (target/debug/pagetree-app, with the
+# UI embedded) in a private X server, with a real llama-server for the model.
+# Needs: scripts/setup-desktop.sh, scripts/setup.sh, scripts/build-llama-server.sh,
+# and `cargo build -p pagetree-app` (scripts/test.sh does all of it).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(dirname "$here")"
+cache="${PAGETREE_CACHE:-$HOME/.cache/pagetree}"
+target="${CARGO_TARGET_DIR:-$repo/target}"
+app="$target/debug/pagetree-app"
+driver="$cache/tools/bin/tauri-driver"
+llama="${PAGETREE_LLAMA_SERVER:-$cache/bin/llama-server}"
+assets="${PAGETREE_ASSETS:-${XDG_DATA_HOME:-$HOME/.local/share}/pagetree/assets}"
+filing="$repo/../shared/bench/financebench-dev/pdfs/FOOTLOCKER_2022_8K_dated-2022-05-20.pdf"
+shots="$target/e2e-screenshots"
+
+for need in "$app" "$driver" "$llama" "$filing" /usr/bin/WebKitWebDriver; do
+  [ -e "$need" ] || { echo "e2e: $need is missing (see the header of $0)" >&2; exit 1; }
+done
+
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+display=":$((90 + RANDOM % 100))"
+Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+pids+=($!)
+export DISPLAY="$display"
+for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+
+llm_port="$(free_port)"
+"$llama" -m "$assets/llm/SmolLM2-135M-Instruct.Q4_1.gguf" --host 127.0.0.1 --port "$llm_port" \
+  --ctx-size 4096 --parallel 1 --threads 2 --alias smollm2 >"$work/llama.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 300); do curl -sf "http://127.0.0.1:$llm_port/health" >/dev/null && break; sleep 0.2; done
+
+# The app under test gets a library of its own, and a corrupt copy of a real filing.
+export PAGETREE_LIBRARY="$work/library"
+head -c 4000 "$filing" >"$work/truncated-filing.pdf"
+
+driver_port="$(free_port)"
+native_port="$(free_port)"
+"$driver" --port "$driver_port" --native-port "$native_port" --native-driver /usr/bin/WebKitWebDriver \
+  >"$work/driver.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$driver_port/status" >/dev/null && break; sleep 0.1; done
+
+mkdir -p "$shots"
+cd "$here"
+[ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error
+status=0
+PAGETREE_E2E_APP="$app" PAGETREE_E2E_FILING="$filing" \
+  PAGETREE_E2E_FIXTURE="$repo/tests/fixtures/multipage.pdf" \
+  PAGETREE_E2E_CORRUPT="$work/truncated-filing.pdf" \
+  PAGETREE_E2E_LLM_URL="http://127.0.0.1:$llm_port/v1" \
+  PAGETREE_E2E_SCREENSHOTS="$shots" PAGETREE_E2E_DRIVER_PORT="$driver_port" \
+  npm test || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "e2e: failed; the driver's log (the app's output is in it):" >&2
+  tail -n 60 "$work/driver.log" >&2
+fi
+echo "e2e: screenshots in $shots"
+exit "$status"

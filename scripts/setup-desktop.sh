@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the desktop app needs to build (WebKitGTK and friends, from Debian) and
+# what its end-to-end tests need (Xvfb, WebKitWebDriver, xdotool, GTK for the drag
+# source, tauri-driver from crates.io). Idempotent; run as root or with sudo.
+set -euo pipefail
+
+packages=(
+  libwebkit2gtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev librsvg2-dev
+  webkit2gtk-driver xvfb xdotool python3-gi gir1.2-gtk-3.0 dbus-x11 at-spi2-core
+)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "setup-desktop: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+cache="${PAGETREE_CACHE:-$HOME/.cache/pagetree}"
+driver="$cache/tools/bin/tauri-driver"
+if [ ! -x "$driver" ]; then
+  echo "setup-desktop: building tauri-driver 2.1.0 into $cache/tools"
+  cargo install tauri-driver --version 2.1.0 --locked --root "$cache/tools" --quiet
+fi
+echo "setup-desktop: ready (tauri-driver at $driver)"

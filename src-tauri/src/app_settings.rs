@@ -1,0 +1,170 @@
+//! The Settings view's model: what lives in the library's settings (LLM endpoint),
+//! what lives in the app's preferences (model folder, strategy defaults) and what lives
+//! in the keyring (the API key).
+
+use pagetree::catalog::{Catalog, CatalogError};
+use pagetree::search::{SearchSettings, Strategy};
+use pagetree::store::Fusion;
+use serde::{Deserialize, Serialize};
+
+const PREFERENCES_KEY: &str = "app_preferences";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QdrantMode {
+    Embedded,
+    Remote,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StrategyDefaults {
+    pub strategies: Vec<Strategy>,
+    pub fusion: Fusion,
+    pub token_budget: Option<usize>,
+}
+
+impl Default for StrategyDefaults {
+    fn default() -> Self {
+        Self {
+            strategies: Strategy::all_defaults(),
+            fusion: SearchSettings::default().fusion,
+            token_budget: None,
+        }
+    }
+}
+
+/// Kept in the catalog beside the library settings, so a library carries its defaults.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Preferences {
+    pub embedding_model_dir: Option<String>,
+    #[serde(default)]
+    pub defaults: StrategyDefaults,
+}
+
+impl Preferences {
+    pub async fn load(catalog: &Catalog) -> Result<Self, CatalogError> {
+        Ok(catalog
+            .setting(PREFERENCES_KEY)
+            .await?
+            .and_then(|json| serde_json::from_str(&json).ok())
+            .unwrap_or_default())
+    }
+
+    pub async fn save(&self, catalog: &Catalog) -> Result<(), CatalogError> {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        catalog.set_setting(PREFERENCES_KEY, &json).await
+    }
+}
+
+/// The UI's settings form, both ways.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AppSettings {
+    pub llm_base_url: Option<String>,
+    pub llm_model: Option<String>,
+    /// Write-only: sent by the UI when the field is filled, never sent back.
+    pub llm_api_key: Option<String>,
+    #[serde(default)]
+    pub llm_key_storage: String,
+    pub embedding_model_dir: Option<String>,
+    pub qdrant_mode: QdrantMode,
+    pub qdrant_url: Option<String>,
+    /// Write-only, as the LLM key.
+    pub qdrant_api_key: Option<String>,
+    pub defaults: StrategyDefaults,
+}
+
+/// A text field's value: trimmed, and none when blank.
+pub fn filled(value: &Option<String>) -> Option<String> {
+    value
+        .as_deref()
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
+        .map(str::to_string)
+}
+
+/// Checks what a person typed, in words they can act on.
+pub fn validate(settings: &AppSettings) -> Result<(), String> {
+    if settings.qdrant_mode == QdrantMode::Remote {
+        return Err("remote Qdrant is not available in this version of PageTree yet; the library stays in embedded Qdrant".to_string());
+    }
+    match (filled(&settings.llm_base_url), filled(&settings.llm_model)) {
+        (Some(url), _) if !(url.starts_with("http://") || url.starts_with("https://")) => {
+            return Err(format!(
+                "the LLM URL must start with http:// or https:// (it is `{url}`)"
+            ))
+        }
+        (Some(_), None) => {
+            return Err("the LLM URL is set but the model is not: give the model's name as the server knows it".to_string())
+        }
+        (None, Some(_)) => {
+            return Err("the LLM model is set but the URL is not: give the server's base URL, e.g. http://127.0.0.1:8080/v1".to_string())
+        }
+        _ => {}
+    }
+    if let Some(dir) = filled(&settings.embedding_model_dir) {
+        if !std::path::Path::new(&dir).is_dir() {
+            return Err(format!("the embedding model folder {dir} does not exist"));
+        }
+    }
+    let fusion = settings.defaults.fusion;
+    if fusion.rrf_k == 0 || fusion.dense_weight < 0.0 || fusion.sparse_weight < 0.0 {
+        return Err("RRF k must be at least 1 and the weights 0 or more".to_string());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> AppSettings {
+        AppSettings {
+            llm_base_url: None,
+            llm_model: None,
+            llm_api_key: None,
+            llm_key_storage: String::new(),
+            embedding_model_dir: None,
+            qdrant_mode: QdrantMode::Embedded,
+            qdrant_url: None,
+            qdrant_api_key: None,
+            defaults: StrategyDefaults::default(),
+        }
+    }
+
+    #[test]
+    fn offline_settings_are_valid() {
+        assert_eq!(validate(&settings()), Ok(()));
+    }
+
+    #[test]
+    fn an_llm_needs_both_url_and_model() {
+        let mut s = settings();
+        s.llm_base_url = Some("http://127.0.0.1:8080/v1".into());
+        assert!(validate(&s).unwrap_err().contains("model is not"));
+        s.llm_model = Some("  ".into());
+        assert!(validate(&s).unwrap_err().contains("model is not"));
+        s.llm_model = Some("smol".into());
+        assert_eq!(validate(&s), Ok(()));
+        s.llm_base_url = Some("127.0.0.1:8080".into());
+        assert!(validate(&s).unwrap_err().contains("http://"));
+    }
+
+    #[test]
+    fn remote_qdrant_is_refused_plainly() {
+        let mut s = settings();
+        s.qdrant_mode = QdrantMode::Remote;
+        assert!(validate(&s).unwrap_err().contains("not available"));
+    }
+
+    #[test]
+    fn settings_round_trip_the_uis_json() {
+        let json = r#"{"llm_base_url":null,"llm_model":null,"llm_api_key":null,
+            "llm_key_storage":"OS keyring","embedding_model_dir":null,"qdrant_mode":"embedded",
+            "qdrant_url":null,"qdrant_api_key":null,"defaults":{"strategies":[{"name":"flat","k":5},
+            {"name":"sensitive-knee","sensitivity":0.85,"max_roots":20}],
+            "fusion":{"rrf_k":2,"dense_weight":1,"sparse_weight":1},"token_budget":null}}"#;
+        let parsed: AppSettings = serde_json::from_str(json).expect("the UI's settings parse");
+        assert_eq!(parsed.defaults.strategies.len(), 2);
+        assert_eq!(parsed.defaults.strategies[0], Strategy::Flat { k: 5 });
+    }
+}

@@ -1,0 +1,76 @@
+//! Compare and Ask commands.
+
+use pagetree::chat::ask::AskOutcome;
+use pagetree::chat::AnswerSettings;
+use pagetree::search::{Comparison, SearchResult, SearchSettings, Strategy};
+use serde::Serialize;
+use tauri::{AppHandle, Emitter, State};
+
+use crate::error::CommandResult;
+use crate::state::AppState;
+
+pub const TOKEN_EVENT: &str = "ask://token";
+
+#[tauri::command]
+pub async fn search(
+    state: State<'_, AppState>,
+    question: String,
+    strategy: Strategy,
+    settings: SearchSettings,
+) -> CommandResult<SearchResult> {
+    let library = state.library()?.read().await;
+    Ok(library
+        .search_recorded(&question, &strategy, &settings)
+        .await?)
+}
+
+#[tauri::command]
+pub async fn compare(
+    state: State<'_, AppState>,
+    question: String,
+    strategies: Vec<Strategy>,
+    settings: SearchSettings,
+) -> CommandResult<Comparison> {
+    let library = state.library()?.read().await;
+    Ok(library.compare(&question, &strategies, &settings).await?)
+}
+
+#[derive(Serialize, Clone)]
+#[serde(rename_all = "camelCase")]
+struct AskToken<'a> {
+    request_id: &'a str,
+    piece: &'a str,
+}
+
+/// Answers with the answer streamed as `ask://token` events tagged with `request_id`.
+#[tauri::command]
+pub async fn ask(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    question: String,
+    strategy: Strategy,
+    settings: SearchSettings,
+    conversation_id: Option<i64>,
+    request_id: String,
+) -> CommandResult<AskOutcome> {
+    let library = state.library()?.read().await;
+    let mut on_token = |piece: &str| {
+        let token = AskToken {
+            request_id: &request_id,
+            piece,
+        };
+        if let Err(err) = app.emit(TOKEN_EVENT, token) {
+            tracing::debug!(error = %err, "the window did not take a token");
+        }
+    };
+    Ok(library
+        .ask(
+            &question,
+            &strategy,
+            &settings,
+            conversation_id,
+            AnswerSettings::default(),
+            &mut on_token,
+        )
+        .await?)
+}

@@ -1,0 +1,87 @@
+//! PageTree's desktop shell: opens the library, answers the UI's commands, and turns
+//! ingestion progress, streamed answers and file drops into events.
+
+mod app_settings;
+mod commands;
+mod error;
+mod ingest_queue;
+mod keys;
+mod llm;
+mod state;
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use tauri::{DragDropEvent, Emitter, Manager, WindowEvent};
+
+use crate::ingest_queue::IngestQueue;
+use crate::keys::KeyStore;
+use crate::state::{AppState, OpenLibrary};
+
+pub const DROPPED_EVENT: &str = "library://dropped";
+
+#[derive(Serialize, Clone)]
+struct Dropped {
+    paths: Vec<std::path::PathBuf>,
+}
+
+pub fn run() -> tauri::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,pagetree=info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+
+    tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
+        .setup(|app| {
+            let keys = Arc::new(KeyStore::new());
+            // Read on this thread: the keyring may block, and no runtime is running here.
+            let (api_key, _) = keys.get();
+            let open =
+                tauri::async_runtime::block_on(state::open_library(api_key)).map(|library| {
+                    let library = Arc::new(tokio::sync::RwLock::new(library));
+                    OpenLibrary {
+                        ingest: IngestQueue::start(app.handle().clone(), library.clone()),
+                        library,
+                    }
+                });
+            if let Err(why) = &open {
+                tracing::error!(%why, "the library could not be opened");
+            }
+            app.manage(AppState::new(open, keys));
+            Ok(())
+        })
+        .on_window_event(|window, event| {
+            if let WindowEvent::DragDrop(DragDropEvent::Drop { paths, .. }) = event {
+                let dropped = Dropped {
+                    paths: paths.clone(),
+                };
+                if let Err(err) = window.emit(DROPPED_EVENT, dropped) {
+                    tracing::warn!(error = %err, "the window did not take a file drop");
+                }
+            }
+        })
+        .invoke_handler(tauri::generate_handler![
+            commands::library::list_documents,
+            commands::library::ingest_paths,
+            commands::library::pick_and_ingest,
+            commands::library::cancel_ingest,
+            commands::library::delete_document,
+            commands::library::document_tree,
+            commands::library::page_image,
+            commands::library::page_text,
+            commands::search::search,
+            commands::search::compare,
+            commands::search::ask,
+            commands::history::history,
+            commands::history::history_entry,
+            commands::history::export_history,
+            commands::settings::get_settings,
+            commands::settings::save_settings,
+            commands::settings::test_llm_connection,
+        ])
+        .run(tauri::generate_context!())
+}

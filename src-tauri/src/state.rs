@@ -1,0 +1,92 @@
+//! The app's state: the open library (or why it could not be opened), the ingestion
+//! queue working on it, and the key store.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use pagetree::library::{Library, OpenOptions};
+use tokio::sync::{RwLock, RwLockWriteGuard};
+
+use crate::app_settings::{filled, Preferences};
+use crate::error::{CommandError, CommandResult};
+use crate::ingest_queue::IngestQueue;
+use crate::keys::KeyStore;
+
+pub type SharedLibrary = Arc<RwLock<Library>>;
+
+pub struct OpenLibrary {
+    pub library: SharedLibrary,
+    pub ingest: IngestQueue,
+}
+
+pub struct AppState {
+    open: Result<OpenLibrary, String>,
+    pub keys: Arc<KeyStore>,
+}
+
+/// Saving settings waits this long for running work (an ingestion, an answer) to let
+/// go of the library before it gives up and says why.
+const WRITE_WAIT: Duration = Duration::from_secs(3);
+
+impl AppState {
+    pub fn new(open: Result<OpenLibrary, String>, keys: Arc<KeyStore>) -> Self {
+        Self { open, keys }
+    }
+
+    pub fn open(&self) -> CommandResult<&OpenLibrary> {
+        self.open
+            .as_ref()
+            .map_err(|why| CommandError::message(why.clone()))
+    }
+
+    pub fn library(&self) -> CommandResult<&SharedLibrary> {
+        Ok(&self.open()?.library)
+    }
+
+    pub async fn library_for_writing(&self) -> CommandResult<RwLockWriteGuard<'_, Library>> {
+        let library = self.library()?;
+        tokio::time::timeout(WRITE_WAIT, library.write())
+            .await
+            .map_err(|_| {
+                CommandError::message(
+                    "the library is busy (an ingestion or an answer is running); try again when it has finished",
+                )
+            })
+    }
+}
+
+/// Where the app keeps its library: `PAGETREE_LIBRARY`, else the platform's data folder
+/// (the CLI's default too, so both see the same library).
+pub fn library_root() -> Result<PathBuf, String> {
+    if let Some(dir) = std::env::var_os("PAGETREE_LIBRARY").filter(|dir| !dir.is_empty()) {
+        return Ok(PathBuf::from(dir));
+    }
+    pagetree::library::default_root().ok_or_else(|| {
+        "there is no home folder to keep the library in; set PAGETREE_LIBRARY".to_string()
+    })
+}
+
+/// Opens the library with the model folder and LLM its settings name. `api_key` comes
+/// from the key store, read before (it may block).
+pub async fn open_library(api_key: Option<String>) -> Result<Library, String> {
+    let root = library_root()?;
+    let (mut library, recovery) = Library::open(&root, OpenOptions::default())
+        .await
+        .map_err(|err| err.to_string())?;
+    for name in recovery.cleaned {
+        tracing::warn!(%name, "an interrupted ingestion was cleaned up; add the file again");
+    }
+    let preferences = Preferences::load(library.catalog())
+        .await
+        .map_err(|err| err.to_string())?;
+    library.set_model_dir(filled(&preferences.embedding_model_dir).map(PathBuf::from));
+    let llm = crate::llm::settings_for(
+        library.settings().llm_base_url.as_ref(),
+        library.settings().llm_model.as_ref(),
+        api_key,
+    );
+    library.set_llm(llm);
+    tracing::info!(root = %root.display(), "library open");
+    Ok(library)
+}

@@ -1,0 +1,91 @@
+//! Searches as people run them (CLI `search`/`compare`, the app's Compare view): each
+//! run, failed or not, goes into history.
+
+use serde::Serialize;
+
+use super::{SearchResult, SearchSettings, Strategy};
+use crate::error::Result;
+use crate::history::{NewRun, RunKind};
+use crate::library::Library;
+
+/// Every strategy that ran on one question, and why the others did not.
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    pub results: Vec<SearchResult>,
+    /// "strategy: reason", one per strategy that could not run.
+    pub skipped: Vec<String>,
+}
+
+impl Library {
+    /// One search, recorded in history whether it succeeds or fails.
+    pub async fn search_recorded(
+        &self,
+        question: &str,
+        strategy: &Strategy,
+        settings: &SearchSettings,
+    ) -> Result<SearchResult> {
+        match self.search(question, strategy, settings).await {
+            Ok(result) => {
+                self.catalog()
+                    .record_run(&NewRun::from_search(RunKind::Search, None, &result))
+                    .await?;
+                Ok(result)
+            }
+            Err(err) => {
+                let settings_json = serde_json::json!({"strategy": strategy, "search": settings});
+                self.catalog()
+                    .record_run(&NewRun::failed(
+                        RunKind::Search,
+                        None,
+                        question,
+                        settings_json,
+                        &err.to_string(),
+                    ))
+                    .await?;
+                Err(err)
+            }
+        }
+    }
+
+    /// Runs `strategies` on the same question with one query embedding, recording each
+    /// run. A strategy that needs a model when none is configured, or that fails, is
+    /// skipped with its reason rather than failing the comparison.
+    pub async fn compare(
+        &self,
+        question: &str,
+        strategies: &[Strategy],
+        settings: &SearchSettings,
+    ) -> Result<Comparison> {
+        let started = std::time::Instant::now();
+        let query = self.embed_query(question).await?;
+        let embed_ms = started.elapsed().as_secs_f64() * 1e3;
+        let mut comparison = Comparison {
+            results: Vec::new(),
+            skipped: Vec::new(),
+        };
+        for strategy in strategies {
+            if strategy.needs_llm() && self.llm_settings().is_none() {
+                comparison.skipped.push(format!(
+                    "{}: needs a language model; set one in Settings (app) or with --llm-url (CLI)",
+                    strategy.name()
+                ));
+                continue;
+            }
+            match self
+                .search_with_query(question, &query, embed_ms, strategy, settings)
+                .await
+            {
+                Ok(result) => {
+                    self.catalog()
+                        .record_run(&NewRun::from_search(RunKind::Compare, None, &result))
+                        .await?;
+                    comparison.results.push(result);
+                }
+                Err(err) => comparison
+                    .skipped
+                    .push(format!("{}: {err}", strategy.name())),
+            }
+        }
+        Ok(comparison)
+    }
+}
