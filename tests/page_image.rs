@@ -28,7 +28,10 @@ async fn a_page_is_drawn_at_the_asked_width_and_bad_requests_are_explained() {
     let (width, height) = png_size(&thumbnail);
     assert_eq!(width, 96);
     assert!(height > width, "a portrait page, got {width}x{height}");
-    let large = library.page_image(document.id, 2, 1000).await.expect("drawn");
+    let large = library
+        .page_image(document.id, 2, 1000)
+        .await
+        .expect("drawn");
     assert_eq!(png_size(&large).0, 1000);
 
     let err = library
