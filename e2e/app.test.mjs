@@ -20,6 +20,7 @@ const APP = env('PAGETREE_E2E_APP');
 const FILING = env('PAGETREE_E2E_FILING');
 const FIXTURE = env('PAGETREE_E2E_FIXTURE');
 const CORRUPT = env('PAGETREE_E2E_CORRUPT');
+const LONG_FILING = env('PAGETREE_E2E_LONG_FILING');
 const LLM_URL = env('PAGETREE_E2E_LLM_URL');
 const SHOTS = env('PAGETREE_E2E_SCREENSHOTS');
 const DRIVER_PORT = Number(process.env.PAGETREE_E2E_DRIVER_PORT ?? 4444);
@@ -338,4 +339,25 @@ test('a document removed from the library is gone, and the rest stays searchable
   const flat = await (await browser.$('[data-testid="col-flat"]')).getText();
   assert.doesNotMatch(flat, /multipage p\./);
   await shot('10-after-removal.png');
+}));
+
+test('a long ingestion can be cancelled from its progress bar, and leaves nothing behind', withScreenshotOnFailure('a long ingestion can be cancelled', async () => {
+  await go('library');
+  const readyBefore = (await rows('ready')).length;
+  await dropFiles([LONG_FILING]);
+  const ingesting = await browser.$('[data-testid="doc-list"] li.doc[data-status="ingesting"]');
+  await ingesting.waitForExist({ timeout: 60_000, timeoutMsg: 'the long filing never showed progress' });
+  await browser.waitUntil(async () => (await ingesting.$('progress').isDisplayed().catch(() => false)), {
+    timeout: 60_000,
+    timeoutMsg: 'no progress bar',
+  });
+  await shot('11-library-ingesting.png');
+  await (await ingesting.$('button=Cancel ingestion')).click();
+  await browser.waitUntil(async () => (await rows('ingesting')).length === 0, {
+    timeout: LONG,
+    timeoutMsg: 'the ingestion did not stop',
+  });
+  const listText = await (await browser.$('[data-testid="doc-list"]')).getText();
+  assert.match(listText, /cancelled/);
+  assert.equal((await rows('ready')).length, readyBefore);
 }));

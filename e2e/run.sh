@@ -12,10 +12,12 @@ app="$target/debug/pagetree-app"
 driver="$cache/tools/bin/tauri-driver"
 llama="${PAGETREE_LLAMA_SERVER:-$cache/bin/llama-server}"
 assets="${PAGETREE_ASSETS:-${XDG_DATA_HOME:-$HOME/.local/share}/pagetree/assets}"
-filing="$repo/../shared/bench/financebench-dev/pdfs/FOOTLOCKER_2022_8K_dated-2022-05-20.pdf"
+filings="$repo/../shared/bench/financebench-dev/pdfs"
+filing="$filings/FOOTLOCKER_2022_8K_dated-2022-05-20.pdf"
+long_filing="$filings/PFIZER_2018_10K.pdf"
 shots="$target/e2e-screenshots"
 
-for need in "$app" "$driver" "$llama" "$filing" /usr/bin/WebKitWebDriver; do
+for need in "$app" "$driver" "$llama" "$filing" "$long_filing" /usr/bin/WebKitWebDriver; do
   [ -e "$need" ] || { echo "e2e: $need is missing (see the header of $0)" >&2; exit 1; }
 done
 
@@ -60,6 +62,7 @@ status=0
 PAGETREE_E2E_APP="$app" PAGETREE_E2E_FILING="$filing" \
   PAGETREE_E2E_FIXTURE="$repo/tests/fixtures/multipage.pdf" \
   PAGETREE_E2E_CORRUPT="$work/truncated-filing.pdf" \
+  PAGETREE_E2E_LONG_FILING="$long_filing" \
   PAGETREE_E2E_LLM_URL="http://127.0.0.1:$llm_port/v1" \
   PAGETREE_E2E_SCREENSHOTS="$shots" PAGETREE_E2E_DRIVER_PORT="$driver_port" \
   npm test || status=$?
