@@ -48,9 +48,9 @@ after(async () => {
   await browser?.deleteSession().catch(() => {});
 });
 
-/** Runs a test body; on failure saves a screenshot named after the test, then fails. */
-function withScreenshotOnFailure(name, body) {
-  return async () => {
+/** A test that, when it fails, leaves a screenshot named after itself. */
+function e2eTest(name, body) {
+  test(name, async () => {
     try {
       await body();
     } catch (err) {
@@ -58,7 +58,27 @@ function withScreenshotOnFailure(name, body) {
       await shot(file).catch(() => {});
       throw err;
     }
-  };
+  });
+}
+
+async function saveSettings() {
+  await (await browser.$('[data-testid="settings-save"]')).click();
+  await browser.waitUntil(async () => (await (await browser.$('p.save-result')).getText()).startsWith('Saved'), {
+    timeout: 30_000,
+    timeoutMsg: 'the settings were not saved',
+  });
+}
+
+/** Clicks a citation or page chip and waits for the viewer to show the drawn page. */
+async function openPage(link) {
+  await link.scrollIntoView({ block: 'center' });
+  await link.click();
+  const viewer = await browser.$('[data-testid="page-viewer"]');
+  await viewer.waitForDisplayed({ timeout: 60_000 });
+  await browser.waitUntil(async () => (await paintedImages('[data-testid="page-viewer"]')) === 1, {
+    timeout: 60_000,
+    timeoutMsg: 'the page was not drawn',
+  });
 }
 
 async function shot(name) {
@@ -139,15 +159,15 @@ async function dropFiles(files) {
   }
 }
 
-test('the window opens on the real (empty) library, not the demo data', withScreenshotOnFailure('the window opens on the real (empty) library, not the demo data', async () => {
+e2eTest('the window opens on the real (empty) library, not the demo data', async () => {
   await (await browser.$('[data-testid="doc-list"]')).waitForExist({ timeout: 60_000 });
   const badge = await browser.$('[data-testid="demo-badge"]');
   assert.equal(await badge.isDisplayed().catch(() => false), false, 'the demo badge is shown');
   assert.equal(await count('[data-testid="doc-list"] li.doc'), 0);
   await shot('01-library-empty.png');
-}));
+});
 
-test('PDFs dropped from the file manager are ingested with progress', withScreenshotOnFailure('PDFs dropped from the file manager are ingested with progress', async () => {
+e2eTest('PDFs dropped from the file manager are ingested with progress', async () => {
   await dropFiles([FILING, FIXTURE]);
   await browser.waitUntil(async () => (await rows('ready')).length === 2, {
     timeout: LONG,
@@ -158,9 +178,9 @@ test('PDFs dropped from the file manager are ingested with progress', withScreen
   assert.match(text, new RegExp(FILING_NAME));
   assert.match(text, /\d+ pages/);
   await shot('02-library-ingested.png');
-}));
+});
 
-test('a corrupt PDF dropped on the window shows its error and the library keeps working', withScreenshotOnFailure('a corrupt PDF dropped on the window shows its error and the library keeps working', async () => {
+e2eTest('a corrupt PDF dropped on the window shows its error and the library keeps working', async () => {
   await dropFiles([CORRUPT]);
   await browser.waitUntil(async () => (await rows('failed')).length === 1, {
     timeout: LONG,
@@ -171,9 +191,9 @@ test('a corrupt PDF dropped on the window shows its error and the library keeps 
   assert.match(failed, /damaged or truncated/);
   assert.equal((await rows('ready')).length, 2);
   await shot('03-library-corrupt-pdf.png');
-}));
+});
 
-test('the tree of a filing opens with its sections and page thumbnails', withScreenshotOnFailure('the tree of a filing opens with its sections and page thumbnails', async () => {
+e2eTest('the tree of a filing opens with its sections and page thumbnails', async () => {
   const filingRow = await browser.$(`//li[contains(@class,"doc")][.//h3[text()="${FILING_NAME}"]]`);
   await (await filingRow.$('button=Show tree')).click();
   await browser.waitUntil(async () => (await browser.getUrl()).endsWith('#tree'), { timeout: 10_000 });
@@ -188,9 +208,9 @@ test('the tree of a filing opens with its sections and page thumbnails', withScr
     timeoutMsg: 'the page thumbnails were not drawn',
   });
   await shot('04-tree.png');
-}));
+});
 
-test('a comparison runs the strategies side by side on the real engine', withScreenshotOnFailure('a comparison runs the strategies side by side on the real engine', async () => {
+e2eTest('a comparison runs the strategies side by side on the real engine', async () => {
   await go('compare');
   const question = await browser.$('[data-testid="compare-question"]');
   await question.setValue(QUESTION);
@@ -204,9 +224,9 @@ test('a comparison runs the strategies side by side on the real engine', withScr
     timeoutMsg: 'the knee column shows no pages',
   });
   await shot('05-compare.png');
-}));
+});
 
-test('settings take a real local model and its connection test passes', withScreenshotOnFailure('settings take a real local model and its connection test passes', async () => {
+e2eTest('settings take a real local model and its connection test passes', async () => {
   await go('settings');
   const url = await browser.$('#set-llm-url');
   await url.waitForExist({ timeout: 10_000 });
@@ -218,13 +238,9 @@ test('settings take a real local model and its connection test passes', withScre
     timeout: 30_000,
     timeoutMsg: 'the connection test did not pass',
   });
-  await (await browser.$('[data-testid="settings-save"]')).click();
-  await browser.waitUntil(async () => (await (await browser.$('p.save-result')).getText()).startsWith('Saved'), {
-    timeout: 30_000,
-    timeoutMsg: 'the settings were not saved',
-  });
+  await saveSettings();
   await shot('06-settings.png');
-}));
+});
 
 async function ask(question) {
   await go('ask');
@@ -242,7 +258,7 @@ async function ask(question) {
   return answer;
 }
 
-test('a question is answered by the local model, with its pages one click away', withScreenshotOnFailure('a question is answered by the local model, with its pages one click away', async () => {
+e2eTest('a question is answered by the local model, with its pages one click away', async () => {
   const answer = await ask(QUESTION);
   const text = await answer.getText();
   assert.ok(text.trim().length > 0, 'the answer is empty');
@@ -254,27 +270,17 @@ test('a question is answered by the local model, with its pages one click away',
     await (await answer.$('details.settings-used summary')).click();
     link = await answer.$('details.settings-used .chips button');
   }
-  await link.scrollIntoView({ block: 'center' });
-  await link.click();
-  const viewer = await browser.$('[data-testid="page-viewer"]');
-  await viewer.waitForDisplayed({ timeout: 60_000 });
-  await browser.waitUntil(async () => (await paintedImages('[data-testid="page-viewer"]')) === 1, {
-    timeout: 60_000,
-    timeoutMsg: 'the page was not drawn',
-  });
+  await openPage(link);
   await shot('07-ask-local-model.png');
   await browser.keys('Escape');
-}));
+});
 
-test('without a model, the answer quotes its pages and a citation opens the cited passage', withScreenshotOnFailure('without a model, the answer quotes its pages and a citation opens the cited passage', async () => {
+e2eTest('without a model, the answer quotes its pages and a citation opens the cited passage', async () => {
   await go('settings');
   const url = await browser.$('#set-llm-url');
   await url.clearValue();
   await (await browser.$('#set-llm-model')).clearValue();
-  await (await browser.$('[data-testid="settings-save"]')).click();
-  await browser.waitUntil(async () => (await (await browser.$('p.save-result')).getText()).startsWith('Saved'), {
-    timeout: 30_000,
-  });
+  await saveSettings();
   await go('ask');
   await (await browser.$('button=New conversation')).click();
   const answer = await ask(QUESTION);
@@ -282,23 +288,16 @@ test('without a model, the answer quotes its pages and a citation opens the cite
   const citation = await answer.$('[data-testid="citation"]');
   await citation.waitForExist({ timeout: 10_000, timeoutMsg: 'the extractive answer has no citation' });
   assert.match(await citation.getText(), new RegExp(`${FILING_NAME} p\\.\\d+`));
-  await citation.scrollIntoView({ block: 'center' });
-  await citation.click();
-  const viewer = await browser.$('[data-testid="page-viewer"]');
-  await viewer.waitForDisplayed({ timeout: 60_000 });
+  await openPage(citation);
   await (await browser.$('[data-testid="cited-passage"]')).waitForExist({
-    timeout: 60_000,
+    timeout: 10_000,
     timeoutMsg: 'the cited passage is not highlighted',
-  });
-  await browser.waitUntil(async () => (await paintedImages('[data-testid="page-viewer"]')) === 1, {
-    timeout: 60_000,
-    timeoutMsg: 'the cited page was not drawn',
   });
   await shot('08-cited-page.png');
   await browser.keys('Escape');
-}));
+});
 
-test('history finds the question and shows its runs', withScreenshotOnFailure('history finds the question and shows its runs', async () => {
+e2eTest('history finds the question and shows its runs', async () => {
   await go('history');
   const search = await browser.$('[data-testid="history-search"]');
   await search.setValue('Richard A. Johnson');
@@ -313,9 +312,9 @@ test('history finds the question and shows its runs', withScreenshotOnFailure('h
   assert.match(text, /ask/i);
   assert.match(text, /compare/i);
   await shot('09-history.png');
-}));
+});
 
-test('a document removed from the library is gone, and the rest stays searchable', withScreenshotOnFailure('a document removed from the library is gone', async () => {
+e2eTest('a document removed from the library is gone, and the rest stays searchable', async () => {
   await go('library');
   const fixtureRow = await browser.$('//li[contains(@class,"doc")][.//h3[text()="multipage"]]');
   await (await fixtureRow.$('button=Remove…')).click();
@@ -339,9 +338,9 @@ test('a document removed from the library is gone, and the rest stays searchable
   const flat = await (await browser.$('[data-testid="col-flat"]')).getText();
   assert.doesNotMatch(flat, /multipage p\./);
   await shot('10-after-removal.png');
-}));
+});
 
-test('a long ingestion can be cancelled from its progress bar, and leaves nothing behind', withScreenshotOnFailure('a long ingestion can be cancelled', async () => {
+e2eTest('a long ingestion can be cancelled from its progress bar, and leaves nothing behind', async () => {
   await go('library');
   const readyBefore = (await rows('ready')).length;
   await dropFiles([LONG_FILING]);
@@ -360,4 +359,4 @@ test('a long ingestion can be cancelled from its progress bar, and leaves nothin
   const listText = await (await browser.$('[data-testid="doc-list"]')).getText();
   assert.match(listText, /cancelled/);
   assert.equal((await rows('ready')).length, readyBefore);
-}));
+});

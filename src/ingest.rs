@@ -319,7 +319,7 @@ impl Library {
 pub fn sparse_text(node: &Node, page_text: Option<&str>) -> String {
     let mut text = format!(
         "{}\n{}\n{}",
-        node.file_name,
+        name_words(&node.file_name),
         node.description,
         node.keywords.join(" ")
     );
@@ -392,9 +392,32 @@ fn hash_file(path: &Path, file: &str) -> Result<String> {
     Ok(hex::encode(hasher.finalize()))
 }
 
+/// A file name as words: people name files after what they hold ("3M_2018_10K.pdf"),
+/// and BM25's tokenizer keeps `3M_2018_10K` as one token that no question contains.
+fn name_words(file_name: &str) -> String {
+    let stem = file_name
+        .strip_suffix(".pdf")
+        .or_else(|| file_name.strip_suffix(".PDF"))
+        .unwrap_or(file_name);
+    stem.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_names_become_words() {
+        assert_eq!(name_words("3M_2018_10K.pdf"), "3M 2018 10K");
+        assert_eq!(
+            name_words("FOOTLOCKER_2022_8K_dated-2022-05-20.PDF"),
+            "FOOTLOCKER 2022 8K dated 2022 05 20"
+        );
+        assert_eq!(name_words("notes"), "notes");
+    }
 
     #[test]
     fn sparse_text_carries_file_name_keywords_and_optional_page_text() {
@@ -412,7 +435,7 @@ mod tests {
         };
         let text = sparse_text(&node, Some("Full page"));
         assert!(
-            text.contains("3M_2018_10K.pdf")
+            text.starts_with("3M 2018 10K\n")
                 && text.contains("capex")
                 && text.ends_with("Full page")
         );

@@ -54,7 +54,7 @@ static PDFIUM: OnceLock<Mutex<Pdfium>> = OnceLock::new();
 
 /// Binds pdfium once per process. pdfium is not thread-safe, so every call goes through
 /// one lock.
-pub(crate) fn pdfium(library: &Path) -> Result<&'static Mutex<Pdfium>, PdfError> {
+fn pdfium(library: &Path) -> Result<&'static Mutex<Pdfium>, PdfError> {
     if let Some(bound) = PDFIUM.get() {
         return Ok(bound);
     }
@@ -71,17 +71,29 @@ pub fn extract_pages(
     path: &Path,
     max_pages: u32,
 ) -> Result<Vec<PageText>, PdfError> {
+    with_document(pdfium_library, path, |document, file| {
+        read_pages(document, file, max_pages)
+    })
+}
+
+/// Opens `path` with pdfium (checked to be a PDF first) and hands the document and its
+/// display name to `work`, holding pdfium's lock throughout.
+pub(crate) fn with_document<T, E: From<PdfError>>(
+    pdfium_library: &Path,
+    path: &Path,
+    work: impl FnOnce(&PdfDocument, &str) -> Result<T, E>,
+) -> Result<T, E> {
     let file = display_name(path);
     check_header(path, &file)?;
     let pdfium = pdfium(pdfium_library)?;
-    // A poisoned lock only means another extraction panicked; pdfium itself is intact.
+    // A poisoned lock only means another caller panicked; pdfium itself is intact.
     let pdfium = pdfium
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let document = pdfium
         .load_pdf_from_file(path, None)
         .map_err(|err| open_error(&file, err))?;
-    read_pages(&document, &file, max_pages)
+    work(&document, &file)
 }
 
 fn read_pages(
@@ -122,7 +134,7 @@ fn read_pages(
     Ok(out)
 }
 
-pub(crate) fn check_header(path: &Path, file: &str) -> Result<(), PdfError> {
+fn check_header(path: &Path, file: &str) -> Result<(), PdfError> {
     let unreadable = |source| PdfError::Unreadable {
         file: file.to_string(),
         source,
@@ -147,7 +159,7 @@ pub(crate) fn check_header(path: &Path, file: &str) -> Result<(), PdfError> {
     Ok(())
 }
 
-pub(crate) fn open_error(file: &str, err: PdfiumError) -> PdfError {
+fn open_error(file: &str, err: PdfiumError) -> PdfError {
     match err {
         PdfiumError::PdfiumLibraryInternalError(
             PdfiumInternalError::PasswordError | PdfiumInternalError::SecurityError,

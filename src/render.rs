@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use pdfium_render::prelude::PdfRenderConfig;
+use pdfium_render::prelude::{PdfDocument, PdfRenderConfig};
 
-use crate::pdf::{check_header, display_name, open_error, pdfium, PdfError};
+use crate::pdf::{with_document, PdfError};
 
 /// Narrowest and widest renders: below 16 px nothing is legible, above 3,000 px one
 /// page costs tens of megabytes and a single call would stall every other pdfium user.
@@ -33,20 +33,21 @@ pub fn render_page_png(
     page: u32,
     width: u32,
 ) -> Result<Vec<u8>, RenderError> {
-    let file = display_name(path);
-    check_header(path, &file)?;
-    let pdfium = pdfium(pdfium_library)?;
-    // A poisoned lock only means another caller panicked; pdfium itself is intact.
-    let pdfium = pdfium
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let document = pdfium
-        .load_pdf_from_file(path, None)
-        .map_err(|err| open_error(&file, err))?;
+    with_document(pdfium_library, path, |document, file| {
+        render(document, file, page, width)
+    })
+}
+
+fn render(
+    document: &PdfDocument,
+    file: &str,
+    page: u32,
+    width: u32,
+) -> Result<Vec<u8>, RenderError> {
     let pages = document.pages();
     let count = u32::try_from(pages.len()).unwrap_or(0);
     let render_error = |detail: String| RenderError::Render {
-        file: file.clone(),
+        file: file.to_string(),
         page,
         detail,
     };
@@ -55,7 +56,7 @@ pub fn render_page_png(
         .filter(|index| *index < count)
         .and_then(|index| i32::try_from(index).ok())
         .ok_or_else(|| RenderError::NoSuchPage {
-            file: file.clone(),
+            file: file.to_string(),
             page,
             pages: count,
         })?;

@@ -495,11 +495,11 @@ export const STRATEGY_NAMES: readonly StrategyName[] = [
 
 export function defaultStrategies(): Strategy[] {
   return [
-    { name: 'flat', k: 5 },
-    { name: 'branch', roots: 3 },
+    { name: 'flat', k: 10 },
+    { name: 'branch', roots: 2 },
     { name: 'beam', width: 3 },
-    { name: 'knee', max_roots: 20 },
-    { name: 'sensitive-knee', sensitivity: 0.85, max_roots: 20 },
+    { name: 'knee', max_roots: 40 },
+    { name: 'sensitive-knee', sensitivity: 0.85, max_roots: 40 },
     { name: 'proxy-pointer', proxies: 12 },
   ];
 }

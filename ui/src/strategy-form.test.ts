@@ -64,7 +64,7 @@ describe('completeStrategies', () => {
     const all = completeStrategies(given);
     expect(all.map((s) => s.name)).toEqual(['flat', 'branch', 'beam', 'knee', 'sensitive-knee', 'proxy-pointer']);
     expect(all[2]).toEqual({ name: 'beam', width: 7 });
-    expect(all[0]).toEqual({ name: 'flat', k: 5 });
+    expect(all[0]).toEqual({ name: 'flat', k: 10 });
     expect(completeStrategies(null)).toEqual(defaultStrategies());
   });
 });
