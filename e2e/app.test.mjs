@@ -71,8 +71,26 @@ async function saveSettings() {
 
 /** Clicks a citation or page chip and waits for the viewer to show the drawn page. */
 async function openPage(link) {
-  await link.scrollIntoView({ block: 'center' });
-  await link.click();
+  // The chat keeps scrolling to its end while an answer settles; a click that lands
+  // during a scroll hits whatever moved under the pointer, so it is tried again.
+  let cover = '';
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    await link.scrollIntoView({ block: 'center' });
+    await sleep(250);
+    try {
+      await link.click();
+      cover = '';
+      break;
+    } catch (err) {
+      if (!/intercepted/.test(String(err))) throw err;
+      cover = await browser.execute((el) => {
+        const r = el.getBoundingClientRect();
+        const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return `${top?.tagName}.${top?.className} over ${el.tagName}.${el.className} at ${Math.round(r.x)},${Math.round(r.y)}`;
+      }, link);
+    }
+  }
+  if (cover) throw new Error(`the click on the page link kept being intercepted: ${cover}`);
   const viewer = await browser.$('[data-testid="page-viewer"]');
   await viewer.waitForDisplayed({ timeout: 60_000 });
   await browser.waitUntil(async () => (await paintedImages('[data-testid="page-viewer"]')) === 1, {
@@ -207,6 +225,9 @@ e2eTest('the tree of a filing opens with its sections and page thumbnails', asyn
     timeout: 60_000,
     timeoutMsg: 'the page thumbnails were not drawn',
   });
+  await (await browser.$('button[aria-label="Zoom in"]')).click();
+  const zoom = await browser.$('[data-testid="tree-zoom"]');
+  await browser.waitUntil(async () => (await zoom.getText()) === '125%', { timeout: 5_000, timeoutMsg: 'the tree did not zoom' });
   await shot('04-tree.png');
 });
 

@@ -8,6 +8,8 @@ import {
   nextFocus,
   pageRange,
   visibleRows,
+  ZOOM_LEVELS,
+  zoomStep,
 } from './tree-model';
 
 function node(id: number, parent: number, level: number, pages: [number, number], kids: number[] = []): Node {
@@ -152,5 +154,20 @@ describe('helpers', () => {
     expect(nextFocus(rows, 3, 'Home')).toEqual({ index: 0 });
     expect(nextFocus(rows, 0, 'End')).toEqual({ index: 4 });
     expect(nextFocus(rows, 0, 'x')).toBeNull();
+  });
+});
+
+describe('zoomStep', () => {
+  it('walks the levels and stops at both ends', () => {
+    expect(zoomStep(1, 1)).toBe(1.25);
+    expect(zoomStep(1, -1)).toBe(0.9);
+    expect(zoomStep(ZOOM_LEVELS[0]!, -1)).toBe(ZOOM_LEVELS[0]);
+    expect(zoomStep(ZOOM_LEVELS[ZOOM_LEVELS.length - 1]!, 1)).toBe(ZOOM_LEVELS[ZOOM_LEVELS.length - 1]);
+  });
+
+  it('snaps a level between two steps to its neighbours', () => {
+    expect(zoomStep(1.1, 1)).toBe(1.25);
+    expect(zoomStep(1.1, -1)).toBe(1);
+    expect(zoomStep(5, -1)).toBe(1.5);
   });
 });

@@ -162,3 +162,17 @@ export function nextFocus(
       return null;
   }
 }
+
+/** The tree's zoom levels (1 = the normal size), smallest first. */
+export const ZOOM_LEVELS: readonly number[] = [0.75, 0.9, 1, 1.25, 1.5, 2];
+
+/** The zoom level one step in `direction` (+1 in, -1 out) from `current`, kept in range. */
+export function zoomStep(current: number, direction: 1 | -1): number {
+  const levels = ZOOM_LEVELS;
+  const at = levels.findIndex((z) => z >= current - 1e-9);
+  const index = at === -1 ? levels.length - 1 : at;
+  // Between two levels, "in" goes to the next one up and "out" to the one below.
+  const exact = Math.abs((levels[index] ?? 1) - current) < 1e-9;
+  const target = direction > 0 ? (exact ? index + 1 : index) : index - 1;
+  return levels[Math.min(levels.length - 1, Math.max(0, target))] ?? 1;
+}

@@ -14,6 +14,7 @@ import {
   nextFocus,
   pageRange,
   visibleRows,
+  zoomStep,
   type Row,
   type TreeIndex,
 } from '../tree-model';
@@ -33,6 +34,18 @@ const rowEls = new Map<number, HTMLLIElement>();
 const select = h('select', { id: 'tree-doc', 'data-testid': 'tree-doc' });
 const expandAll = h('button', { type: 'button', class: 'secondary' }, 'Expand all');
 const collapseAll = h('button', { type: 'button', class: 'secondary' }, 'Collapse all');
+const zoomOut = h('button', { type: 'button', class: 'secondary', 'aria-label': 'Zoom out', title: 'Zoom out (−)' }, '−');
+const zoomIn = h('button', { type: 'button', class: 'secondary', 'aria-label': 'Zoom in', title: 'Zoom in (+)' }, '+');
+const zoomLabel = h('button', { type: 'button', class: 'secondary zoom-level', title: 'Back to 100% (0)', 'data-testid': 'tree-zoom' }, '100%');
+let zoom = 1;
+
+function setZoom(level: number): void {
+  zoom = level;
+  container.style.setProperty('--tree-zoom', String(level));
+  zoomLabel.textContent = `${Math.round(level * 100)}%`;
+  zoomOut.disabled = zoomStep(level, -1) === level;
+  zoomIn.disabled = zoomStep(level, 1) === level;
+}
 const highlightBar = h('div', { class: 'highlight-bar', hidden: true, role: 'status' });
 const status = h('p', { class: 'tree-status', role: 'status' });
 const container = h('ul', {
@@ -275,6 +288,11 @@ container.addEventListener('keydown', (e) => {
     else openLeaf(row.node);
     return;
   }
+  if (e.key === '+' || e.key === '=' || e.key === '-' || e.key === '0') {
+    e.preventDefault();
+    setZoom(e.key === '0' ? 1 : zoomStep(zoom, e.key === '-' ? -1 : 1));
+    return;
+  }
   if (e.key === '*') {
     e.preventDefault();
     for (const r of rows) if (r.parentId === row.parentId && r.hasChildren) expanded.add(r.node.id);
@@ -287,6 +305,10 @@ container.addEventListener('keydown', (e) => {
   if (move.toggle) toggle(row.node.id, move.toggle === 'expand');
   else focusRow(rows[move.index]?.node.id ?? null);
 });
+
+zoomOut.addEventListener('click', () => setZoom(zoomStep(zoom, -1)));
+zoomIn.addEventListener('click', () => setZoom(zoomStep(zoom, 1)));
+zoomLabel.addEventListener('click', () => setZoom(1));
 
 expandAll.addEventListener('click', () => {
   if (!loaded) return;
@@ -446,12 +468,12 @@ export function createTreeView(): HTMLElement {
     'section',
     { class: 'view tree-view', 'aria-labelledby': 'tree-title' },
     h('h2', { id: 'tree-title', tabindex: -1 }, 'Tree'),
-    h('div', { class: 'toolbar' }, h('div', { class: 'field inline' }, label, select), expandAll, collapseAll, status),
+    h('div', { class: 'toolbar' }, h('div', { class: 'field inline' }, label, select), expandAll, collapseAll, h('div', { class: 'zoom', role: 'group', 'aria-label': 'Zoom' }, zoomOut, zoomLabel, zoomIn), status),
     highlightBar,
     h(
       'p',
       { class: 'hint' },
-      'Arrow keys move, → opens, ← closes, Enter opens a page; click a thumbnail to see the page large.',
+      'Arrow keys move, → opens, ← closes, Enter opens a page, + and − zoom; click a thumbnail to see the page large.',
     ),
     container,
   );
