@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { remote } from 'webdriverio';
 
@@ -21,6 +21,7 @@ const FILING = env('PAGETREE_E2E_FILING');
 const FIXTURE = env('PAGETREE_E2E_FIXTURE');
 const CORRUPT = env('PAGETREE_E2E_CORRUPT');
 const LONG_FILING = env('PAGETREE_E2E_LONG_FILING');
+const DOWNLOADS = env('PAGETREE_E2E_DOWNLOADS');
 const LLM_URL = env('PAGETREE_E2E_LLM_URL');
 const SHOTS = env('PAGETREE_E2E_SCREENSHOTS');
 const DRIVER_PORT = Number(process.env.PAGETREE_E2E_DRIVER_PORT ?? 4444);
@@ -332,6 +333,13 @@ e2eTest('history finds the question and shows its runs', async () => {
   const text = await listText();
   assert.match(text, /ask/i);
   assert.match(text, /compare/i);
+  await (await browser.$('button=Export Markdown')).click();
+  const saved = await browser.$('.saved');
+  await saved.waitForExist({ timeout: 30_000, timeoutMsg: 'the export was not saved' });
+  const savedText = await saved.getText();
+  assert.ok(savedText.startsWith(`Saved to ${DOWNLOADS}/pagetree-history-`), savedText);
+  const markdown = readFileSync(savedText.slice('Saved to '.length), 'utf8');
+  assert.match(markdown, /Richard A\. Johnson/);
   await shot('09-history.png');
 });
 

@@ -44,8 +44,12 @@ llm_port="$(free_port)"
 pids+=($!)
 for _ in $(seq 300); do curl -sf "http://127.0.0.1:$llm_port/health" >/dev/null && break; sleep 0.2; done
 
-# The app under test gets a library of its own, and a corrupt copy of a real filing.
+# The app under test gets a library and a Downloads folder of its own, and a corrupt
+# copy of a real filing.
 export PAGETREE_LIBRARY="$work/library"
+mkdir -p "$work/config" "$work/downloads"
+echo "XDG_DOWNLOAD_DIR=\"$work/downloads\"" >"$work/config/user-dirs.dirs"
+export XDG_CONFIG_HOME="$work/config"
 head -c 4000 "$filing" >"$work/truncated-filing.pdf"
 
 driver_port="$(free_port)"
@@ -63,6 +67,7 @@ PAGETREE_E2E_APP="$app" PAGETREE_E2E_FILING="$filing" \
   PAGETREE_E2E_FIXTURE="$repo/tests/fixtures/multipage.pdf" \
   PAGETREE_E2E_CORRUPT="$work/truncated-filing.pdf" \
   PAGETREE_E2E_LONG_FILING="$long_filing" \
+  PAGETREE_E2E_DOWNLOADS="$work/downloads" \
   PAGETREE_E2E_LLM_URL="http://127.0.0.1:$llm_port/v1" \
   PAGETREE_E2E_SCREENSHOTS="$shots" PAGETREE_E2E_DRIVER_PORT="$driver_port" \
   npm test || status=$?

@@ -3,6 +3,7 @@
 
 mod app_settings;
 mod commands;
+mod downloads;
 mod error;
 mod ingest_queue;
 mod keys;
@@ -52,6 +53,13 @@ pub fn run() -> tauri::Result<()> {
                 tracing::error!(%why, "the library could not be opened");
             }
             app.manage(AppState::new(open, keys));
+            // Built here rather than in tauri.conf.json to route downloads.
+            tauri::WebviewWindowBuilder::new(app, "main", tauri::WebviewUrl::default())
+                .title("PageTree")
+                .inner_size(1280.0, 820.0)
+                .min_inner_size(760.0, 520.0)
+                .on_download(downloads::handle)
+                .build()?;
             Ok(())
         })
         .on_window_event(|window, event| {

@@ -254,6 +254,12 @@ export interface LibraryDropped {
   paths: string[];
 }
 
+/** A file the UI offered for saving (a history export) was written by the shell. */
+export interface DownloadFinished {
+  path: string | null;
+  ok: boolean;
+}
+
 // ---------------------------------------------------------------------------------------
 // The contract: command names with their arguments and results, event names with payloads
 // ---------------------------------------------------------------------------------------
@@ -302,6 +308,7 @@ export interface Events {
   'ingest://finished': IngestFinished;
   'ask://token': AskToken;
   'library://dropped': LibraryDropped;
+  'download://finished': DownloadFinished;
 }
 
 export type EventName = keyof Events;
@@ -479,6 +486,7 @@ export const onIngestProgress = (h: (p: IngestProgress) => void) => on('ingest:/
 export const onIngestFinished = (h: (p: IngestFinished) => void) => on('ingest://finished', h);
 export const onAskToken = (h: (p: AskToken) => void) => on('ask://token', h);
 export const onLibraryDropped = (h: (p: LibraryDropped) => void) => on('library://dropped', h);
+export const onDownloadFinished = (h: (p: DownloadFinished) => void) => on('download://finished', h);
 
 // ---------------------------------------------------------------------------------------
 // Defaults (the engine's, see src/search/strategy.rs)

@@ -4,6 +4,7 @@ import {
   answerNotes,
   debounce,
   documentFor,
+  downloadOutcome,
   documentForFile,
   formatMs,
   overallProgress,
@@ -124,5 +125,13 @@ describe('debounce', () => {
     vi.advanceTimersByTime(1000);
     expect(fn).toHaveBeenCalledTimes(1);
     vi.useRealTimers();
+  });
+});
+
+describe('downloadOutcome', () => {
+  it('says where an export went, or that it failed', () => {
+    expect(downloadOutcome({ ok: true, path: '/home/a/Downloads/h.md' })).toBe('Saved to /home/a/Downloads/h.md');
+    expect(downloadOutcome({ ok: true, path: null })).toBe('Saved to your Downloads folder.');
+    expect(downloadOutcome({ ok: false, path: null })).toBe('The export could not be saved.');
   });
 });

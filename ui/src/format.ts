@@ -6,6 +6,7 @@ import type {
   Citation,
   ContextPage,
   DocumentRecord,
+  DownloadFinished,
   IngestProgress,
   IngestStage,
 } from './api';
@@ -162,4 +163,10 @@ export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: numb
 /** Only PDF files (by name) and folders go to ingestion. */
 export function isPdfName(name: string): boolean {
   return /\.pdf$/i.test(name);
+}
+
+/** Where the shell saved an export (in a browser, the browser's own download UI says). */
+export function downloadOutcome(outcome: DownloadFinished): string {
+  if (!outcome.ok) return 'The export could not be saved.';
+  return outcome.path ? `Saved to ${outcome.path}` : 'Saved to your Downloads folder.';
 }

@@ -1,9 +1,9 @@
 // History: past runs, newest first, searchable; re-run with other settings; export.
 
-import { api, errorMessage, type ContextPage, type ExportFormat, type RunRecord } from '../api';
-import { bus, navigate } from '../app';
+import { api, errorMessage, onDownloadFinished, type ContextPage, type ExportFormat, type RunRecord } from '../api';
+import { announce, bus, navigate } from '../app';
 import { busy, field, h, replace } from '../dom';
-import { answerNotes, debounce, formatDate, formatMs, uniquePages } from '../format';
+import { answerNotes, debounce, downloadOutcome, formatDate, formatMs, uniquePages } from '../format';
 import { describeStrategy, runSettings, strategyLabel } from '../strategy-form';
 import { facts, pageChip, renderAnswer } from './parts';
 
@@ -155,6 +155,10 @@ export function showHistory(): void {
 }
 
 export function createHistoryView(): HTMLElement {
+  void onDownloadFinished((outcome) => {
+    replace(exportArea, h('span', { class: outcome.ok ? 'saved' : 'error', role: 'status' }, downloadOutcome(outcome)));
+    announce(downloadOutcome(outcome));
+  });
   const md = h('button', { type: 'button', class: 'secondary' }, 'Export Markdown');
   const json = h('button', { type: 'button', class: 'secondary' }, 'Export JSON');
   md.addEventListener('click', () => void exportAs('md', md));
