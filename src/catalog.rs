@@ -294,6 +294,28 @@ impl Catalog {
         Ok(row.map(|row| row.get(0)))
     }
 
+    /// A setting stored as JSON; the default when it is missing or no longer parses
+    /// (an older or newer shape), so a settings change never locks anyone out.
+    pub async fn json_setting<T: serde::de::DeserializeOwned + Default>(
+        &self,
+        key: &str,
+    ) -> Result<T, CatalogError> {
+        Ok(self
+            .setting(key)
+            .await?
+            .and_then(|json| serde_json::from_str(&json).ok())
+            .unwrap_or_default())
+    }
+
+    pub async fn set_json_setting<T: serde::Serialize>(
+        &self,
+        key: &str,
+        value: &T,
+    ) -> Result<(), CatalogError> {
+        let json = serde_json::to_string(value).unwrap_or_default();
+        self.set_setting(key, &json).await
+    }
+
     pub async fn set_setting(&self, key: &str, value: &str) -> Result<(), CatalogError> {
         sqlx::query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
             .bind(key)

@@ -40,16 +40,11 @@ const SETTINGS_KEY: &str = "library_settings";
 
 impl LibrarySettings {
     pub async fn load(catalog: &Catalog) -> Result<Self, CatalogError> {
-        Ok(catalog
-            .setting(SETTINGS_KEY)
-            .await?
-            .and_then(|json| serde_json::from_str(&json).ok())
-            .unwrap_or_default())
+        catalog.json_setting(SETTINGS_KEY).await
     }
 
     pub async fn save(&self, catalog: &Catalog) -> Result<(), CatalogError> {
-        let json = serde_json::to_string(self).unwrap_or_default();
-        catalog.set_setting(SETTINGS_KEY, &json).await
+        catalog.set_json_setting(SETTINGS_KEY, self).await
     }
 
     /// Checks the values a person can type; returns the problem in words.

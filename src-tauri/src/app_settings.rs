@@ -43,16 +43,11 @@ pub struct Preferences {
 
 impl Preferences {
     pub async fn load(catalog: &Catalog) -> Result<Self, CatalogError> {
-        Ok(catalog
-            .setting(PREFERENCES_KEY)
-            .await?
-            .and_then(|json| serde_json::from_str(&json).ok())
-            .unwrap_or_default())
+        catalog.json_setting(PREFERENCES_KEY).await
     }
 
     pub async fn save(&self, catalog: &Catalog) -> Result<(), CatalogError> {
-        let json = serde_json::to_string(self).unwrap_or_default();
-        catalog.set_setting(PREFERENCES_KEY, &json).await
+        catalog.set_json_setting(PREFERENCES_KEY, self).await
     }
 }
 
