@@ -22,6 +22,7 @@ const FIXTURE = env('PAGETREE_E2E_FIXTURE');
 const CORRUPT = env('PAGETREE_E2E_CORRUPT');
 const LONG_FILING = env('PAGETREE_E2E_LONG_FILING');
 const DOWNLOADS = env('PAGETREE_E2E_DOWNLOADS');
+const DIALOG_PICK = env('PAGETREE_E2E_DIALOG_PICK');
 const LLM_URL = env('PAGETREE_E2E_LLM_URL');
 const SHOTS = env('PAGETREE_E2E_SCREENSHOTS');
 const DRIVER_PORT = Number(process.env.PAGETREE_E2E_DRIVER_PORT ?? 4444);
@@ -76,7 +77,8 @@ async function openPage(link) {
   // during a scroll hits whatever moved under the pointer, so it is tried again.
   let cover = '';
   for (let attempt = 0; attempt < 4; attempt += 1) {
-    await link.scrollIntoView({ block: 'center' });
+    // In the page itself: WebKitWebDriver has no wheel actions for wdio's scrollIntoView.
+    await browser.execute((el) => el.scrollIntoView({ block: 'center' }), link);
     await sleep(250);
     try {
       await link.click();
@@ -388,4 +390,27 @@ e2eTest('a long ingestion can be cancelled from its progress bar, and leaves not
   const listText = await (await browser.$('[data-testid="doc-list"]')).getText();
   assert.match(listText, /cancelled/);
   assert.equal((await rows('ready')).length, readyBefore);
+});
+
+e2eTest('"Add PDFs…" opens the system file dialog and adds the chosen file', async () => {
+  await go('library');
+  const readyBefore = (await rows('ready')).length;
+  await (await browser.$('[data-testid="add-pdfs"]')).click();
+  // The GTK file chooser is a native window: type the path into it as a person would.
+  const dialog = xdotool('search', '--sync', '--onlyvisible', '--name', '^Add PDFs to the library$').split('\n')[0];
+  // No window manager under Xvfb: focus the dialog directly.
+  xdotool('windowfocus', '--sync', dialog);
+  xdotool('key', '--window', dialog, 'ctrl+l');
+  await sleep(300);
+  xdotool('type', '--window', dialog, '--delay', '20', DIALOG_PICK);
+  await sleep(300);
+  xdotool('key', '--window', dialog, 'Return');
+  await browser.waitUntil(async () => (await rows('ready')).length === readyBefore + 1, {
+    timeout: LONG,
+    interval: 500,
+    timeoutMsg: 'the file picked in the dialog was not added',
+  });
+  const listText = await (await browser.$('[data-testid="doc-list"]')).getText();
+  assert.match(listText, /with-empty-page/);
+  await shot('12-library-picked.png');
 });

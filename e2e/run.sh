@@ -68,6 +68,7 @@ PAGETREE_E2E_APP="$app" PAGETREE_E2E_FILING="$filing" \
   PAGETREE_E2E_CORRUPT="$work/truncated-filing.pdf" \
   PAGETREE_E2E_LONG_FILING="$long_filing" \
   PAGETREE_E2E_DOWNLOADS="$work/downloads" \
+  PAGETREE_E2E_DIALOG_PICK="$repo/tests/fixtures/with-empty-page.pdf" \
   PAGETREE_E2E_LLM_URL="http://127.0.0.1:$llm_port/v1" \
   PAGETREE_E2E_SCREENSHOTS="$shots" PAGETREE_E2E_DRIVER_PORT="$driver_port" \
   npm test || status=$?
