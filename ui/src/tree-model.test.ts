@@ -8,6 +8,7 @@ import {
   nextFocus,
   pageRange,
   visibleRows,
+  splitKeywords,
   ZOOM_LEVELS,
   zoomStep,
 } from './tree-model';
@@ -169,5 +170,15 @@ describe('zoomStep', () => {
     expect(zoomStep(1.1, 1)).toBe(1.25);
     expect(zoomStep(1.1, -1)).toBe(1);
     expect(zoomStep(5, -1)).toBe(1.5);
+  });
+});
+
+describe('splitKeywords', () => {
+  it('keeps the first ones in order and the rest for later', () => {
+    const words = Array.from({ length: 30 }, (_, i) => `k${i}`);
+    const { shown, hidden } = splitKeywords(words, 24);
+    expect(shown).toEqual(words.slice(0, 24));
+    expect(hidden).toEqual(words.slice(24));
+    expect(splitKeywords(['a'], 24)).toEqual({ shown: ['a'], hidden: [] });
   });
 });

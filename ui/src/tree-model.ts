@@ -176,3 +176,8 @@ export function zoomStep(current: number, direction: 1 | -1): number {
   const target = direction > 0 ? (exact ? index + 1 : index) : index - 1;
   return levels[Math.min(levels.length - 1, Math.max(0, target))] ?? 1;
 }
+
+/** The first `limit` keywords to show, and the rest. */
+export function splitKeywords(keywords: string[], limit: number): { shown: string[]; hidden: string[] } {
+  return { shown: keywords.slice(0, limit), hidden: keywords.slice(limit) };
+}

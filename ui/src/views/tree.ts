@@ -13,6 +13,7 @@ import {
   initialExpanded,
   nextFocus,
   pageRange,
+  splitKeywords,
   visibleRows,
   zoomStep,
   type Row,
@@ -102,6 +103,26 @@ function kindOf(node: Node, tree: TreeIndex): string {
   return node.level === 0 ? 'page' : 'section';
 }
 
+// A root's keywords are the union of its whole document's (hundreds on a 10-K): the
+// first few say what it is about; the rest wait behind a button.
+const SHOWN_KEYWORDS = 24;
+
+function keywordList(keywords: string[]): HTMLElement | null {
+  if (keywords.length === 0) return null;
+  const { shown, hidden } = splitKeywords(keywords, SHOWN_KEYWORDS);
+  const list = h('ul', { class: 'chips', 'aria-label': 'Keywords' }, ...shown.map((k) => h('li', { class: 'chip kw' }, k)));
+  if (hidden.length > 0) {
+    const more = h('button', { type: 'button', class: 'link more-keywords' }, `+${hidden.length} more`);
+    more.addEventListener('click', (e) => {
+      e.stopPropagation();
+      more.parentElement?.remove();
+      list.append(...hidden.map((k) => h('li', { class: 'chip kw' }, k)));
+    });
+    list.append(h('li', {}, more));
+  }
+  return list;
+}
+
 function rowElement(row: Row): HTMLLIElement {
   const node = row.node;
   let el = rowEls.get(node.id);
@@ -156,13 +177,7 @@ function rowElement(row: Row): HTMLLIElement {
             h('span', { class: 'hl-mark' }, 'selected by the strategy'),
           ),
           h('p', { class: 'node-desc' }, node.description || '(no description)'),
-          node.keywords.length > 0
-            ? h(
-                'ul',
-                { class: 'chips', 'aria-label': 'Keywords' },
-                ...node.keywords.map((k) => h('li', { class: 'chip kw' }, k)),
-              )
-            : null,
+          keywordList(node.keywords),
         ),
         thumb,
       ),
