@@ -5,6 +5,7 @@ mod common;
 
 use common::openai_double::{self, Behaviour};
 use common::{fixture, llama};
+use pagetree::chat::ask::AskOutcome;
 use pagetree::chat::AnswerSettings;
 use pagetree::ingest::NoProgress;
 use pagetree::library::{Library, OpenOptions};
@@ -41,6 +42,20 @@ async fn library(dir: &std::path::Path, base_url: Option<String>) -> Library {
     .await
     .expect("opens");
     library
+}
+
+/// `ask` with the tests' strategy and default settings, not watching the stream.
+async fn ask(library: &Library, question: &str) -> pagetree::Result<AskOutcome> {
+    library
+        .ask(
+            question,
+            &STRATEGY,
+            &SearchSettings::default(),
+            None,
+            AnswerSettings::default(),
+            &mut |_: &str| {},
+        )
+        .await
 }
 
 #[tokio::test]
@@ -158,17 +173,7 @@ async fn an_answer_without_citations_is_flagged() {
         openai_double::start(Behaviour::Stream(vec!["Turbofans are great.".into()])).await;
     let dir = tempfile::tempdir().expect("temp dir");
     let library = library(dir.path(), Some(format!("http://{address}/v1"))).await;
-    let outcome = library
-        .ask(
-            "turbofan?",
-            &STRATEGY,
-            &SearchSettings::default(),
-            None,
-            AnswerSettings::default(),
-            &mut |_: &str| {},
-        )
-        .await
-        .expect("answers");
+    let outcome = ask(&library, "turbofan?").await.expect("answers");
     assert!(outcome.answer.uncited);
     assert!(outcome.notes.iter().any(|n| n.contains("cites no page")));
 }
@@ -182,15 +187,7 @@ async fn a_dropped_stream_ends_in_a_clear_error_and_a_failed_history_entry() {
     .await;
     let dir = tempfile::tempdir().expect("temp dir");
     let library = library(dir.path(), Some(format!("http://{address}/v1"))).await;
-    let err = library
-        .ask(
-            "turbofan?",
-            &STRATEGY,
-            &SearchSettings::default(),
-            None,
-            AnswerSettings::default(),
-            &mut |_: &str| {},
-        )
+    let err = ask(&library, "turbofan?")
         .await
         .expect_err("the stream broke");
     assert!(err.to_string().contains("broke off"), "{err}");
@@ -205,17 +202,7 @@ async fn a_refusal_is_reported_in_words_and_recorded_as_failed() {
     let address = openai_double::start(Behaviour::Refusal("I can't help with that.".into())).await;
     let dir = tempfile::tempdir().expect("temp dir");
     let library = library(dir.path(), Some(format!("http://{address}/v1"))).await;
-    let err = library
-        .ask(
-            "turbofan?",
-            &STRATEGY,
-            &SearchSettings::default(),
-            None,
-            AnswerSettings::default(),
-            &mut |_: &str| {},
-        )
-        .await
-        .expect_err("refused");
+    let err = ask(&library, "turbofan?").await.expect_err("refused");
     assert!(
         err.to_string()
             .contains("the model refused to answer: I can't help with that."),
@@ -245,17 +232,7 @@ async fn a_silent_server_times_out_and_the_question_is_recorded_as_failed() {
         library
     };
     let started = std::time::Instant::now();
-    let err = library
-        .ask(
-            "turbofan?",
-            &STRATEGY,
-            &SearchSettings::default(),
-            None,
-            AnswerSettings::default(),
-            &mut |_: &str| {},
-        )
-        .await
-        .expect_err("silence");
+    let err = ask(&library, "turbofan?").await.expect_err("silence");
     assert!(
         err.to_string().contains("did not answer within 1 s"),
         "{err}"
@@ -278,17 +255,7 @@ async fn rate_limits_and_server_errors_are_retried_then_reported() {
     let dir = tempfile::tempdir().expect("temp dir");
     let library = library(dir.path(), Some(format!("http://{address}/v1"))).await;
     let started = std::time::Instant::now();
-    let err = library
-        .ask(
-            "turbofan?",
-            &STRATEGY,
-            &SearchSettings::default(),
-            None,
-            AnswerSettings::default(),
-            &mut |_: &str| {},
-        )
-        .await
-        .expect_err("rate limited");
+    let err = ask(&library, "turbofan?").await.expect_err("rate limited");
     assert!(err.to_string().contains("slow down"), "{err}");
     assert!(
         started.elapsed() < std::time::Duration::from_secs(30),
