@@ -3,7 +3,6 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
@@ -206,9 +205,7 @@ impl Library {
                     })?;
                 question_settings.documents = Some(vec![id]);
             }
-            let started = Instant::now();
-            let query = self.embed_query(&question.question).await?;
-            let embed_ms = started.elapsed().as_secs_f64() * 1e3;
+            let (query, embed_ms) = self.embed_query_timed(&question.question).await?;
             embed_times.push(embed_ms);
             for (index, strategy) in strategies.iter().enumerate() {
                 let run = match self

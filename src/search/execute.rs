@@ -40,15 +40,20 @@ impl Library {
         })
     }
 
+    /// `embed_query`, and how long it took in milliseconds (reported apart from search).
+    pub async fn embed_query_timed(&self, question: &str) -> Result<(QueryVectors, f64)> {
+        let started = Instant::now();
+        let query = self.embed_query(question).await?;
+        Ok((query, started.elapsed().as_secs_f64() * 1e3))
+    }
+
     pub async fn search(
         &self,
         question: &str,
         strategy: &Strategy,
         settings: &SearchSettings,
     ) -> Result<SearchResult> {
-        let started = Instant::now();
-        let query = self.embed_query(question).await?;
-        let embed_ms = started.elapsed().as_secs_f64() * 1e3;
+        let (query, embed_ms) = self.embed_query_timed(question).await?;
         self.search_with_query(question, &query, embed_ms, strategy, settings)
             .await
     }

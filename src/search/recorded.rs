@@ -56,9 +56,7 @@ impl Library {
         strategies: &[Strategy],
         settings: &SearchSettings,
     ) -> Result<Comparison> {
-        let started = std::time::Instant::now();
-        let query = self.embed_query(question).await?;
-        let embed_ms = started.elapsed().as_secs_f64() * 1e3;
+        let (query, embed_ms) = self.embed_query_timed(question).await?;
         let mut comparison = Comparison {
             results: Vec::new(),
             skipped: Vec::new(),
