@@ -12,6 +12,7 @@ pub mod history;
 pub mod ingest;
 pub mod library;
 pub mod llm;
+pub mod migrate;
 pub mod pdf;
 pub mod plot;
 pub mod render;

@@ -13,8 +13,11 @@ use crate::catalog::{Catalog, DocumentRecord, DocumentStatus};
 use crate::describe::{Describer, LlmDescriber, LlmSettings};
 use crate::embed::{DenseEmbedder, SparseEmbedder};
 use crate::error::Result;
+use crate::llm::ApiKey;
 use crate::settings::LibrarySettings;
 use crate::store::edge::EdgeStore;
+use crate::store::location::{self, StoreLocation};
+use crate::store::remote::{ClusterSettings, RemoteConfig, RemoteStore};
 use crate::store::VectorStore;
 use crate::tree::Node;
 
@@ -43,6 +46,20 @@ pub enum LibraryError {
         "the stored tree of `{name}` is broken: {detail}; delete the document and add it again"
     )]
     BrokenTree { name: String, detail: String },
+    #[error("this library keeps its vectors on {current}; to move them to {requested}, run `pagetree migrate {command}`")]
+    StoreElsewhere {
+        current: String,
+        requested: String,
+        command: String,
+    },
+    #[error("the library's vectors are already on {0}")]
+    AlreadyThere(String),
+    #[error("the copy on {target} does not match the library ({detail}); nothing was switched, the library still uses {source_location}")]
+    MigrationMismatch {
+        target: String,
+        source_location: String,
+        detail: String,
+    },
 }
 
 /// Where a library lives unless the user says otherwise: the platform's data folder,
@@ -58,6 +75,36 @@ pub struct OpenOptions {
     pub model_dir: Option<PathBuf>,
     /// LLM settings for this run (the API key is never stored).
     pub llm: Option<LlmSettings>,
+    pub qdrant: QdrantOptions,
+}
+
+/// How to reach a Qdrant server for this run. A URL puts a new library's vectors on
+/// that server (an existing library's are moved with `migrate`); the key is never stored.
+#[derive(Debug, Clone, Default)]
+pub struct QdrantOptions {
+    pub url: Option<String>,
+    pub api_key: ApiKey,
+    /// Used when the library's collection is created.
+    pub cluster: Option<ClusterSettings>,
+    /// Overrides the stored request timeout for this run.
+    pub timeout_secs: Option<u64>,
+}
+
+impl QdrantOptions {
+    fn requested_url(&self) -> Option<&str> {
+        self.url
+            .as_deref()
+            .map(str::trim)
+            .filter(|url| !url.is_empty())
+    }
+
+    /// The library's remote settings with this run's overrides applied.
+    pub fn apply(&self, mut config: RemoteConfig) -> RemoteConfig {
+        if let Some(seconds) = self.timeout_secs {
+            config.timeout_secs = seconds.max(1);
+        }
+        config
+    }
 }
 
 /// What start-up found and put right.
@@ -73,6 +120,7 @@ pub struct Library {
     catalog: Catalog,
     settings: LibrarySettings,
     options: OpenOptions,
+    location: StoreLocation,
     dense: OnceCell<Arc<DenseEmbedder>>,
     sparse: OnceCell<Arc<SparseEmbedder>>,
     store: OnceCell<Arc<dyn VectorStore>>,
@@ -91,11 +139,13 @@ impl Library {
         let lock = acquire_lock(root)?;
         let catalog = Catalog::open(&root.join(CATALOG_FILE)).await?;
         let settings = LibrarySettings::load(&catalog).await?;
+        let location = resolve_location(&catalog, &options.qdrant).await?;
         let library = Self {
             root: root.to_path_buf(),
             catalog,
             settings,
             options,
+            location,
             dense: OnceCell::new(),
             sparse: OnceCell::new(),
             store: OnceCell::new(),
@@ -184,24 +234,82 @@ impl Library {
     pub async fn store(&self) -> Result<Arc<dyn VectorStore>> {
         self.store
             .get_or_try_init(|| async {
-                let dimension = match self.catalog.setting(DIMENSION_SETTING).await? {
-                    Some(stored) => stored.parse().unwrap_or(0),
-                    None => {
-                        let dimension = self.dense().await?.dimension();
-                        self.catalog
-                            .set_setting(DIMENSION_SETTING, &dimension.to_string())
-                            .await?;
-                        dimension
-                    }
-                };
-                let path = self.root.join(INDEX_DIR);
-                let store = tokio::task::spawn_blocking(move || EdgeStore::open(&path, dimension))
-                    .await
-                    .map_err(|err| crate::store::StoreError::Engine(err.to_string()))??;
-                Ok::<Arc<dyn VectorStore>, crate::Error>(Arc::new(store))
+                let dimension = self.dimension().await?;
+                self.open_store(&self.location, dimension, false).await
             })
             .await
             .cloned()
+    }
+
+    /// Where this library's vectors are.
+    pub fn location(&self) -> &StoreLocation {
+        &self.location
+    }
+
+    /// The dense vectors' dimension: the one the index was built with, or the model's
+    /// for a library that has none yet.
+    pub(crate) async fn dimension(&self) -> Result<usize> {
+        match self.catalog.setting(DIMENSION_SETTING).await? {
+            Some(stored) => Ok(stored.parse().unwrap_or(0)),
+            None => {
+                let dimension = self.dense().await?.dimension();
+                self.catalog
+                    .set_setting(DIMENSION_SETTING, &dimension.to_string())
+                    .await?;
+                Ok(dimension)
+            }
+        }
+    }
+
+    /// Opens the store at `location`; `fresh` empties it first (a migration target).
+    pub(crate) async fn open_store(
+        &self,
+        location: &StoreLocation,
+        dimension: usize,
+        fresh: bool,
+    ) -> Result<Arc<dyn VectorStore>> {
+        match location {
+            StoreLocation::Embedded => {
+                let path = self.root.join(INDEX_DIR);
+                let store = tokio::task::spawn_blocking(move || {
+                    if fresh && path.exists() {
+                        std::fs::remove_dir_all(&path).map_err(|err| {
+                            crate::store::StoreError::Open {
+                                path: path.display().to_string(),
+                                detail: err.to_string(),
+                            }
+                        })?;
+                    }
+                    EdgeStore::open(&path, dimension)
+                })
+                .await
+                .map_err(|err| crate::store::StoreError::Engine(err.to_string()))??;
+                Ok(Arc::new(store))
+            }
+            StoreLocation::Remote(config) => {
+                let config = self.options.qdrant.apply(config.clone());
+                let store =
+                    RemoteStore::open(config, &self.options.qdrant.api_key, dimension, fresh)
+                        .await?;
+                Ok(Arc::new(store))
+            }
+        }
+    }
+
+    /// Makes `location` the library's store from now on (after a verified migration).
+    pub(crate) async fn switch_store(
+        &mut self,
+        location: StoreLocation,
+        store: Arc<dyn VectorStore>,
+    ) -> Result<()> {
+        location.save(&self.catalog).await?;
+        self.location = location;
+        self.store = OnceCell::new_with(Some(store));
+        Ok(())
+    }
+
+    pub fn qdrant_options(&self) -> &QdrantOptions {
+        &self.options.qdrant
     }
 
     /// The describer for this run: the LLM when one is configured, otherwise offline.
@@ -228,6 +336,17 @@ impl Library {
 
     pub fn model_dir(&self) -> Option<&Path> {
         self.options.model_dir.as_deref()
+    }
+
+    /// The Qdrant API key for this process's connections from now on (a migration, or
+    /// the next time the store is opened).
+    pub fn set_qdrant_key(&mut self, key: ApiKey) {
+        self.options.qdrant.api_key = key;
+    }
+
+    /// The cluster layout of a collection made from now on (by `migrate`).
+    pub fn set_qdrant_cluster(&mut self, cluster: ClusterSettings) {
+        self.options.qdrant.cluster = Some(cluster);
     }
 
     /// Switches the language model (or to none) for what this process does next.
@@ -324,6 +443,45 @@ impl Library {
             store.flush().await?;
         }
         Ok(recovery)
+    }
+}
+
+/// Where the library's vectors are for this run, checked before anything is written:
+/// a remote server must answer, and a URL on the command line may only choose the
+/// server for a library that has no documents yet.
+async fn resolve_location(catalog: &Catalog, qdrant: &QdrantOptions) -> Result<StoreLocation> {
+    let stored = StoreLocation::load(catalog).await?;
+    let Some(url) = qdrant.requested_url() else {
+        if let StoreLocation::Remote(config) = &stored {
+            RemoteStore::connect(qdrant.apply(config.clone()), &qdrant.api_key).await?;
+        }
+        return Ok(stored);
+    };
+    match &stored {
+        StoreLocation::Remote(config) if config.url == url => {
+            RemoteStore::connect(qdrant.apply(config.clone()), &qdrant.api_key).await?;
+            Ok(stored)
+        }
+        StoreLocation::Remote(_) | StoreLocation::Embedded
+            if !catalog.documents().await?.is_empty() =>
+        {
+            Err(LibraryError::StoreElsewhere {
+                current: stored.describe(),
+                requested: url.to_string(),
+                command: format!("--to-remote {url}"),
+            }
+            .into())
+        }
+        StoreLocation::Remote(_) | StoreLocation::Embedded => {
+            let mut config = qdrant.apply(RemoteConfig::new(url, String::new()));
+            config.cluster = qdrant.cluster.unwrap_or_default();
+            config.cluster.validate().map_err(LibraryError::Settings)?;
+            RemoteStore::connect(config.clone(), &qdrant.api_key).await?;
+            config.collection = location::collection_name(catalog).await?;
+            let location = StoreLocation::Remote(config);
+            location.save(catalog).await?;
+            Ok(location)
+        }
     }
 }
 

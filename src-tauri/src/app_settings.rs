@@ -4,6 +4,7 @@
 
 use pagetree::catalog::{Catalog, CatalogError};
 use pagetree::search::{SearchSettings, Strategy};
+use pagetree::store::remote::ClusterSettings;
 use pagetree::store::Fusion;
 use serde::{Deserialize, Serialize};
 
@@ -65,6 +66,11 @@ pub struct AppSettings {
     pub qdrant_url: Option<String>,
     /// Write-only, as the LLM key.
     pub qdrant_api_key: Option<String>,
+    #[serde(default)]
+    pub qdrant_key_storage: String,
+    /// How a collection made by switching to a server is spread over its nodes.
+    #[serde(default)]
+    pub qdrant_cluster: ClusterSettings,
     pub defaults: StrategyDefaults,
 }
 
@@ -80,7 +86,21 @@ pub fn filled(value: &Option<String>) -> Option<String> {
 /// Checks what a person typed, in words they can act on.
 pub fn validate(settings: &AppSettings) -> Result<(), String> {
     if settings.qdrant_mode == QdrantMode::Remote {
-        return Err("remote Qdrant is not available in this version of PageTree yet; the library stays in embedded Qdrant".to_string());
+        match filled(&settings.qdrant_url) {
+            None => {
+                return Err(
+                    "remote Qdrant needs the server's gRPC URL, e.g. http://qdrant.internal:6334"
+                        .to_string(),
+                )
+            }
+            Some(url) if !(url.starts_with("http://") || url.starts_with("https://")) => {
+                return Err(format!(
+                    "the Qdrant URL must start with http:// or https:// (it is `{url}`)"
+                ))
+            }
+            Some(_) => {}
+        }
+        settings.qdrant_cluster.validate()?;
     }
     match (filled(&settings.llm_base_url), filled(&settings.llm_model)) {
         (Some(url), _) if !(url.starts_with("http://") || url.starts_with("https://")) => {
@@ -122,6 +142,8 @@ mod tests {
             qdrant_mode: QdrantMode::Embedded,
             qdrant_url: None,
             qdrant_api_key: None,
+            qdrant_key_storage: String::new(),
+            qdrant_cluster: ClusterSettings::default(),
             defaults: StrategyDefaults::default(),
         }
     }
@@ -145,10 +167,16 @@ mod tests {
     }
 
     #[test]
-    fn remote_qdrant_is_refused_plainly() {
+    fn remote_qdrant_needs_a_url_and_a_sound_cluster_layout() {
         let mut s = settings();
         s.qdrant_mode = QdrantMode::Remote;
-        assert!(validate(&s).unwrap_err().contains("not available"));
+        assert!(validate(&s).unwrap_err().contains("gRPC URL"));
+        s.qdrant_url = Some("qdrant:6334".into());
+        assert!(validate(&s).unwrap_err().contains("http://"));
+        s.qdrant_url = Some("http://qdrant:6334".into());
+        assert_eq!(validate(&s), Ok(()));
+        s.qdrant_cluster.write_consistency_factor = 2;
+        assert!(validate(&s).unwrap_err().contains("write consistency"));
     }
 
     #[test]

@@ -1,13 +1,16 @@
-//! The LLM API key in the OS keyring (Secret Service on Linux, Keychain on macOS,
+//! API keys (the LLM's, the Qdrant server's) in the OS keyring (Secret Service on Linux, Keychain on macOS,
 //! Credential Manager on Windows). Where no keyring answers, the key lives in memory
 //! for this session only, and the settings say so.
 
 use std::sync::Mutex;
 
 const SERVICE: &str = "PageTree";
-const ACCOUNT: &str = "llm-api-key";
 
 pub struct KeyStore {
+    /// The keyring entry's account name.
+    account: &'static str,
+    /// The environment variable read when the keyring holds no key.
+    env_fallback: &'static str,
     /// The key when the keyring is unavailable; never written anywhere.
     session_only: Mutex<Option<String>>,
 }
@@ -31,16 +34,28 @@ impl KeyStorage {
 }
 
 impl KeyStore {
-    pub fn new() -> Self {
+    /// The language model's key (`OPENAI_API_KEY` when none is stored).
+    pub fn llm() -> Self {
+        Self::new("llm-api-key", "OPENAI_API_KEY")
+    }
+
+    /// The Qdrant server's key (`QDRANT_API_KEY` when none is stored).
+    pub fn qdrant() -> Self {
+        Self::new("qdrant-api-key", "QDRANT_API_KEY")
+    }
+
+    fn new(account: &'static str, env_fallback: &'static str) -> Self {
         Self {
+            account,
+            env_fallback,
             session_only: Mutex::new(None),
         }
     }
 
-    /// The stored key, or `OPENAI_API_KEY` from the environment when none is stored.
-    /// Blocking: call from a blocking thread.
+    /// The stored key, or the fallback variable's from the environment when none is
+    /// stored. Blocking: call from a blocking thread.
     pub fn get(&self) -> (Option<String>, KeyStorage) {
-        let (stored, storage) = match entry().and_then(|entry| entry.get_password()) {
+        let (stored, storage) = match self.entry().and_then(|entry| entry.get_password()) {
             Ok(key) => (Some(key), KeyStorage::Keyring),
             Err(keyring::Error::NoEntry) => (None, KeyStorage::Keyring),
             Err(err) => (
@@ -49,7 +64,7 @@ impl KeyStore {
             ),
         };
         let key = stored.or_else(|| {
-            std::env::var("OPENAI_API_KEY")
+            std::env::var(self.env_fallback)
                 .ok()
                 .filter(|k| !k.is_empty())
         });
@@ -58,7 +73,7 @@ impl KeyStore {
 
     /// Stores `key` (an empty key removes it). Blocking: call from a blocking thread.
     pub fn set(&self, key: &str) -> KeyStorage {
-        let result = entry().and_then(|entry| {
+        let result = self.entry().and_then(|entry| {
             if key.is_empty() {
                 match entry.delete_credential() {
                     Err(keyring::Error::NoEntry) => Ok(()),
@@ -81,16 +96,16 @@ impl KeyStore {
         }
     }
 
+    fn entry(&self) -> keyring::Result<keyring::Entry> {
+        keyring::Entry::new(SERVICE, self.account)
+    }
+
     fn session_key(&self) -> Option<String> {
         self.session_only
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .clone()
     }
-}
-
-fn entry() -> keyring::Result<keyring::Entry> {
-    keyring::Entry::new(SERVICE, ACCOUNT)
 }
 
 fn unavailable(err: &keyring::Error) -> String {

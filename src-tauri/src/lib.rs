@@ -38,11 +38,13 @@ pub fn run() -> tauri::Result<()> {
     tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
-            let keys = Arc::new(KeyStore::new());
+            let keys = Arc::new(KeyStore::llm());
+            let qdrant_keys = Arc::new(KeyStore::qdrant());
             // Read on this thread: the keyring may block, and no runtime is running here.
             let (api_key, _) = keys.get();
-            let open =
-                tauri::async_runtime::block_on(state::open_library(api_key)).map(|library| {
+            let (qdrant_key, _) = qdrant_keys.get();
+            let open = tauri::async_runtime::block_on(state::open_library(api_key, qdrant_key))
+                .map(|library| {
                     let library = Arc::new(tokio::sync::RwLock::new(library));
                     OpenLibrary {
                         ingest: IngestQueue::start(app.handle().clone(), library.clone()),
@@ -52,7 +54,7 @@ pub fn run() -> tauri::Result<()> {
             if let Err(why) = &open {
                 tracing::error!(%why, "the library could not be opened");
             }
-            app.manage(AppState::new(open, keys));
+            app.manage(AppState::new(open, keys, qdrant_keys));
             // Built here rather than in tauri.conf.json to route downloads.
             tauri::WebviewWindowBuilder::new(app, "main", tauri::WebviewUrl::default())
                 .title("PageTree")

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use pagetree::library::{Library, OpenOptions};
+use pagetree::library::{Library, OpenOptions, QdrantOptions};
+use pagetree::llm::ApiKey;
 use tokio::sync::{RwLock, RwLockWriteGuard};
 
 use crate::app_settings::{filled, Preferences};
@@ -23,6 +24,7 @@ pub struct OpenLibrary {
 pub struct AppState {
     open: Result<OpenLibrary, String>,
     pub keys: Arc<KeyStore>,
+    pub qdrant_keys: Arc<KeyStore>,
 }
 
 /// Saving settings waits this long for running work (an ingestion, an answer) to let
@@ -30,8 +32,16 @@ pub struct AppState {
 const WRITE_WAIT: Duration = Duration::from_secs(3);
 
 impl AppState {
-    pub fn new(open: Result<OpenLibrary, String>, keys: Arc<KeyStore>) -> Self {
-        Self { open, keys }
+    pub fn new(
+        open: Result<OpenLibrary, String>,
+        keys: Arc<KeyStore>,
+        qdrant_keys: Arc<KeyStore>,
+    ) -> Self {
+        Self {
+            open,
+            keys,
+            qdrant_keys,
+        }
     }
 
     pub fn open(&self) -> CommandResult<&OpenLibrary> {
@@ -67,11 +77,21 @@ pub fn library_root() -> Result<PathBuf, String> {
     })
 }
 
-/// Opens the library with the model folder and LLM its settings name. `api_key` comes
-/// from the key store, read before (it may block).
-pub async fn open_library(api_key: Option<String>) -> Result<Library, String> {
+/// Opens the library with the model folder and LLM its settings name, and its vectors
+/// wherever they are. The keys come from the key stores, read before (they may block).
+pub async fn open_library(
+    api_key: Option<String>,
+    qdrant_key: Option<String>,
+) -> Result<Library, String> {
     let root = library_root()?;
-    let (mut library, recovery) = Library::open(&root, OpenOptions::default())
+    let options = OpenOptions {
+        qdrant: QdrantOptions {
+            api_key: ApiKey::new(qdrant_key.unwrap_or_default()),
+            ..QdrantOptions::default()
+        },
+        ..OpenOptions::default()
+    };
+    let (mut library, recovery) = Library::open(&root, options)
         .await
         .map_err(|err| err.to_string())?;
     for name in recovery.cleaned {

@@ -3,6 +3,7 @@
 mod ask;
 mod docs;
 mod ingest;
+mod migrate;
 mod progress;
 mod scale;
 mod search;
@@ -14,7 +15,8 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use pagetree::describe::{ApiKey, LlmSettings};
-use pagetree::library::{Library, OpenOptions};
+use pagetree::library::{Library, OpenOptions, QdrantOptions};
+use pagetree::store::remote::ClusterSettings;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -49,6 +51,25 @@ pub struct Args {
     /// Seconds to wait for one LLM answer.
     #[arg(long, global = true, default_value_t = 60)]
     pub llm_timeout: u64,
+    /// A Qdrant server's gRPC address (e.g. http://qdrant.internal:6334, https for TLS)
+    /// for a new library's vectors; a library remembers where its vectors are.
+    #[arg(long, global = true, env = "PAGETREE_QDRANT_URL")]
+    pub qdrant_url: Option<String>,
+    /// The environment variable that holds the Qdrant API key.
+    #[arg(long, global = true, default_value = "QDRANT_API_KEY")]
+    pub qdrant_api_key_env: String,
+    /// Seconds one Qdrant request may take before it is retried (default: the library's, 30).
+    #[arg(long, global = true)]
+    pub qdrant_timeout: Option<u64>,
+    /// Shards of a new collection (default: one per cluster node).
+    #[arg(long, global = true)]
+    pub qdrant_shards: Option<u32>,
+    /// Copies of each shard in a new collection.
+    #[arg(long, global = true, default_value_t = 1)]
+    pub qdrant_replicas: u32,
+    /// Copies that must confirm each write in a new collection.
+    #[arg(long, global = true, default_value_t = 1)]
+    pub qdrant_write_consistency: u32,
     /// More log output (-v, -vv).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -92,6 +113,8 @@ pub enum Command {
         #[arg(long)]
         leaf_text: Option<bool>,
     },
+    /// Move the library's vectors to a Qdrant server or back to this computer.
+    Migrate(migrate::MigrateArgs),
     /// Remove a document, its pages and its vectors.
     Delete {
         /// Document name, file name or id.
@@ -147,7 +170,7 @@ pub async fn run(args: Args) -> Result<ExitCode> {
             let options = OpenOptions {
                 assets_dir: args.assets.clone(),
                 model_dir: args.model_dir.clone(),
-                llm: None,
+                ..OpenOptions::default()
             };
             scale::run(scale_args, options).await
         }
@@ -179,6 +202,9 @@ pub async fn run(args: Args) -> Result<ExitCode> {
         Command::History(history_args) => {
             ask::history(&open(&root, &args).await?, history_args).await
         }
+        Command::Migrate(migrate_args) => {
+            migrate::run(open(&root, &args).await?, migrate_args).await
+        }
         Command::Ingest(ingest_args) => {
             let library = open(&root, &args).await?;
             ingest::run(library, ingest_args).await
@@ -202,11 +228,25 @@ fn llm_settings(args: &Args) -> Option<LlmSettings> {
     Some(settings)
 }
 
+fn qdrant_options(args: &Args) -> QdrantOptions {
+    QdrantOptions {
+        url: args.qdrant_url.clone(),
+        api_key: ApiKey::new(std::env::var(&args.qdrant_api_key_env).unwrap_or_default()),
+        cluster: Some(ClusterSettings {
+            shard_number: args.qdrant_shards,
+            replication_factor: args.qdrant_replicas,
+            write_consistency_factor: args.qdrant_write_consistency,
+        }),
+        timeout_secs: args.qdrant_timeout,
+    }
+}
+
 async fn open(root: &std::path::Path, args: &Args) -> Result<Library> {
     let options = OpenOptions {
         assets_dir: args.assets.clone(),
         model_dir: args.model_dir.clone(),
         llm: llm_settings(args),
+        qdrant: qdrant_options(args),
     };
     let (library, recovery) = Library::open(root, options).await?;
     for name in recovery.cleaned {

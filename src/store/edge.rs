@@ -132,19 +132,24 @@ impl EdgeStore {
                 })
                 .map_err(engine)?;
             for record in records {
-                let dense = match record.vector {
+                let (dense, sparse) = match record.vector {
                     Some(qdrant_edge::VectorStructInternal::Named(mut vectors)) => {
-                        match vectors.remove(DENSE_VECTOR) {
+                        let dense = match vectors.remove(DENSE_VECTOR) {
                             Some(VectorInternal::Dense(dense)) => dense,
                             _ => Vec::new(),
-                        }
+                        };
+                        let sparse = match vectors.remove(SPARSE_VECTOR) {
+                            Some(VectorInternal::Sparse(sparse)) => super::Sparse::from(sparse),
+                            _ => super::Sparse::default(),
+                        };
+                        (dense, sparse)
                     }
-                    _ => Vec::new(),
+                    _ => (Vec::new(), super::Sparse::default()),
                 };
                 nodes.push(IndexedNode {
                     node: payload_to_node(record.payload)?,
                     dense,
-                    sparse: super::Sparse::default(),
+                    sparse,
                 });
             }
             match next {
@@ -191,10 +196,11 @@ impl VectorStore for EdgeStore {
 
     async fn document_points(&self, doc_id: i64) -> Result<Vec<IndexedNode>, StoreError> {
         self.blocking(move |shard| {
-            let points = Self::scroll_points(shard, doc_filter(doc_id)?, true)?;
+            let mut points = Self::scroll_points(shard, doc_filter(doc_id)?, true)?;
             if points.iter().any(|p| p.dense.is_empty()) {
                 return Err(StoreError::BadPayload("a point has no dense vector".into()));
             }
+            points.sort_by_key(|point| point.node.id);
             Ok(points)
         })
         .await

@@ -2,6 +2,8 @@
 //! remote Qdrant server implements the same trait.
 
 pub mod edge;
+pub mod location;
+pub mod remote;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -21,6 +23,18 @@ pub enum StoreError {
     Engine(String),
     #[error("a stored point is not a PageTree node: {0}")]
     BadPayload(String),
+    #[error("the Qdrant server at {url} cannot be reached ({detail}); check the address and that the server is running")]
+    Unreachable { url: String, detail: String },
+    #[error("the Qdrant server at {url} did not answer within {seconds} s ({attempts} tries); it may be overloaded, or raise the timeout")]
+    Timeout {
+        url: String,
+        seconds: u64,
+        attempts: u32,
+    },
+    #[error("the Qdrant server at {url} refused the request ({detail}); check its API key")]
+    Refused { url: String, detail: String },
+    #[error("the Qdrant server at {url} failed: {detail}")]
+    Remote { url: String, detail: String },
 }
 
 /// A sparse vector in our own terms, so callers need not know the engine's types.
@@ -87,8 +101,8 @@ pub trait VectorStore: Send + Sync {
     /// Every node of a document, in id order.
     async fn document_nodes(&self, doc_id: i64) -> Result<Vec<Node>, StoreError>;
     async fn nodes(&self, ids: &[u64]) -> Result<Vec<Node>, StoreError>;
-    /// Every point of a document with its dense vector (the sparse one is left empty),
-    /// so that sparse vectors can be rebuilt without embedding again.
+    /// Every point of a document with both its vectors, in id order: to rebuild sparse
+    /// vectors without embedding again, or to copy the document to another store.
     async fn document_points(&self, doc_id: i64) -> Result<Vec<IndexedNode>, StoreError>;
     async fn count(&self, doc_id: Option<i64>) -> Result<usize, StoreError>;
     /// Makes everything written so far durable.

@@ -3,6 +3,7 @@
 
 pub mod llama;
 pub mod openai_double;
+pub mod qdrant;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -198,11 +198,19 @@ describe('DemoBackend', () => {
     expect(docs.map((d) => d.status)).toEqual(['ready', 'ready', 'ready', 'failed']);
   });
 
-  it('refuses remote Qdrant with an explanation', async () => {
+  it('moves to a remote Qdrant, and explains a server that cannot be reached', async () => {
     const demo = new DemoBackend({ speed: 0 });
     const current = await demo.invoke('get_settings', {});
     await expect(
-      demo.invoke('save_settings', { settings: { ...current, qdrant_mode: 'remote', qdrant_url: 'http://q:6334' } }),
-    ).rejects.toMatch(/not available/);
+      demo.invoke('save_settings', {
+        settings: { ...current, qdrant_mode: 'remote', qdrant_url: 'http://offline.invalid:6334' },
+      }),
+    ).rejects.toMatch(/cannot be reached/);
+    expect((await demo.invoke('get_settings', {})).qdrant_mode).toBe('embedded');
+    const saved = await demo.invoke('save_settings', {
+      settings: { ...current, qdrant_mode: 'remote', qdrant_url: 'http://q:6334', qdrant_api_key: 'secret' },
+    });
+    expect(saved.qdrant_mode).toBe('remote');
+    expect(saved.qdrant_api_key).toBeNull();
   });
 });

@@ -275,6 +275,8 @@ export class DemoBackend implements Transport {
     qdrant_mode: 'embedded',
     qdrant_url: null,
     qdrant_api_key: null,
+    qdrant_key_storage: 'not stored (demo data: nothing leaves this page)',
+    qdrant_cluster: { shard_number: null, replication_factor: 1, write_consistency_factor: 1 },
     defaults: { strategies: defaultStrategies(), fusion: defaultFusion(), token_budget: null },
   };
 
@@ -430,15 +432,19 @@ export class DemoBackend implements Transport {
     },
     save_settings: async ({ settings }) => {
       await this.wait(120);
-      if (settings.qdrant_mode === 'remote') {
-        throw 'Remote Qdrant is not available in this build; the library stays on the embedded index.';
+      // The demo pretends to move the vectors to any server but one whose host is
+      // `offline.invalid`, which it answers as the shell answers a server that is away.
+      if (settings.qdrant_mode === 'remote' && settings.qdrant_url?.includes('offline.invalid')) {
+        throw `the Qdrant server at ${settings.qdrant_url} cannot be reached (Connection refused); check the address and that the server is running`;
       }
+      if (settings.qdrant_mode === 'remote' && settings.qdrant_url !== this.settings.qdrant_url) await this.wait(400);
       if (settings.llm_base_url && !/^https?:\/\//.test(settings.llm_base_url)) {
         throw `The LLM base URL must start with http:// or https:// (got “${settings.llm_base_url}”).`;
       }
       this.settings = structuredClone({
         ...settings,
         llm_api_key: null,
+        qdrant_api_key: null,
         llm_key_storage: settings.llm_api_key
           ? 'not stored: the demo keeps no secrets (the app uses the OS keyring)'
           : this.settings.llm_key_storage,

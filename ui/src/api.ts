@@ -197,6 +197,14 @@ export interface RunRecord {
 
 export type QdrantMode = 'embedded' | 'remote';
 
+/** How a collection made on a Qdrant cluster is spread over its nodes. */
+export interface ClusterSettings {
+  /** null lets the server choose (one shard per node). */
+  shard_number: number | null;
+  replication_factor: number;
+  write_consistency_factor: number;
+}
+
 export interface StrategyDefaults {
   strategies: Strategy[];
   fusion: Fusion;
@@ -213,7 +221,10 @@ export interface AppSettings {
   embedding_model_dir: string | null;
   qdrant_mode: QdrantMode;
   qdrant_url: string | null;
+  /** Write-only, as the LLM key. */
   qdrant_api_key: string | null;
+  qdrant_key_storage: string;
+  qdrant_cluster: ClusterSettings;
   defaults: StrategyDefaults;
 }
 

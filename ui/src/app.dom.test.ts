@@ -175,7 +175,7 @@ describe('the app on the demo backend', () => {
     );
   });
 
-  it('saves settings and reports a refused remote index', async () => {
+  it('saves settings, and says why a remote index could not be used', async () => {
     location.hash = '#settings';
     await until(() => !view('settings').hidden, 'settings');
     const rrf = view('settings').querySelector<HTMLInputElement>('#set-rrf')!;
@@ -185,9 +185,16 @@ describe('the app on the demo backend', () => {
     await until(() => view('settings').querySelector('.save-result.ok'), 'saved');
     expect((await demo.invoke('get_settings', {})).defaults.fusion.rrf_k).toBe(60);
     click(view('settings').querySelector('#qdrant-remote'));
-    view('settings').querySelector<HTMLInputElement>('#set-qdrant-url')!.value = 'http://localhost:6334';
+    view('settings').querySelector<HTMLInputElement>('#set-qdrant-url')!.value = 'http://offline.invalid:6334';
+    view('settings').querySelector<HTMLInputElement>('#set-qdrant-replicas')!.value = '0';
     click(view('settings').querySelector('[data-testid="settings-save"]'));
-    const err = await until(() => view('settings').querySelector('.save-result.error'), 'the refusal');
-    expect(err.textContent).toMatch(/not available/);
+    const invalid = await until(() => view('settings').querySelector('.save-result.error'), 'the check');
+    expect(invalid.textContent).toMatch(/replication factor/);
+    view('settings').querySelector<HTMLInputElement>('#set-qdrant-replicas')!.value = '1';
+    click(view('settings').querySelector('[data-testid="settings-save"]'));
+    await until(
+      () => /cannot be reached/.test(view('settings').querySelector('.save-result.error')?.textContent ?? ''),
+      'the refusal',
+    );
   });
 });

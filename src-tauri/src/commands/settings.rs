@@ -3,6 +3,10 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use pagetree::ingest::NoProgress;
+use pagetree::llm::ApiKey;
+use pagetree::migrate::MigrationTarget;
+use pagetree::store::location::StoreLocation;
 use pagetree::Library;
 use tauri::State;
 
@@ -24,18 +28,34 @@ async fn read_key(keys: &Arc<KeyStore>) -> (Option<String>, KeyStorage) {
         })
 }
 
-async fn current(library: &Library, storage: KeyStorage) -> CommandResult<AppSettings> {
+async fn current(
+    library: &Library,
+    storage: KeyStorage,
+    qdrant_storage: KeyStorage,
+) -> CommandResult<AppSettings> {
     let preferences = Preferences::load(library.catalog()).await?;
     let settings = library.settings();
+    let (qdrant_mode, qdrant_url, qdrant_cluster) = match library.location() {
+        StoreLocation::Embedded => (
+            QdrantMode::Embedded,
+            None,
+            library.qdrant_options().cluster.unwrap_or_default(),
+        ),
+        StoreLocation::Remote(config) => {
+            (QdrantMode::Remote, Some(config.url.clone()), config.cluster)
+        }
+    };
     Ok(AppSettings {
         llm_base_url: settings.llm_base_url.clone(),
         llm_model: settings.llm_model.clone(),
         llm_api_key: None,
         llm_key_storage: storage.describe(),
         embedding_model_dir: preferences.embedding_model_dir,
-        qdrant_mode: QdrantMode::Embedded,
-        qdrant_url: None,
+        qdrant_mode,
+        qdrant_url,
         qdrant_api_key: None,
+        qdrant_key_storage: qdrant_storage.describe(),
+        qdrant_cluster,
         defaults: preferences.defaults,
     })
 }
@@ -43,8 +63,39 @@ async fn current(library: &Library, storage: KeyStorage) -> CommandResult<AppSet
 #[tauri::command]
 pub async fn get_settings(state: State<'_, AppState>) -> CommandResult<AppSettings> {
     let (_, storage) = read_key(&state.keys).await;
+    let (_, qdrant_storage) = read_key(&state.qdrant_keys).await;
     let library = state.library()?.read().await;
-    current(&library, storage).await
+    current(&library, storage, qdrant_storage).await
+}
+
+async fn store_key(keys: &Arc<KeyStore>, key: String) -> CommandResult<()> {
+    let keys = keys.clone();
+    tokio::task::spawn_blocking(move || keys.set(&key))
+        .await
+        .map_err(|err| CommandError::message(format!("the key could not be stored: {err}")))?;
+    Ok(())
+}
+
+/// Moves the library's vectors when the chosen Qdrant mode or server differs from
+/// where they are; the move checks its copy before it switches (see `migrate`).
+async fn move_vectors_if_asked(library: &mut Library, settings: &AppSettings) -> CommandResult<()> {
+    let url = filled(&settings.qdrant_url);
+    let target = match (settings.qdrant_mode, library.location()) {
+        (QdrantMode::Embedded, StoreLocation::Embedded) => None,
+        (QdrantMode::Embedded, StoreLocation::Remote(_)) => Some(MigrationTarget::Embedded),
+        (QdrantMode::Remote, StoreLocation::Remote(config))
+            if Some(&config.url) == url.as_ref() =>
+        {
+            None
+        }
+        (QdrantMode::Remote, _) => url.map(|url| MigrationTarget::Remote { url }),
+    };
+    if let Some(target) = target {
+        library.set_qdrant_cluster(settings.qdrant_cluster);
+        let report = library.migrate(target, &NoProgress).await?;
+        tracing::info!(from = %report.from, to = %report.to, points = report.points, "vectors moved");
+    }
+    Ok(())
 }
 
 #[tauri::command]
@@ -54,6 +105,14 @@ pub async fn save_settings(
 ) -> CommandResult<AppSettings> {
     validate(&settings).map_err(CommandError::message)?;
     let mut library = state.library_for_writing().await?;
+
+    if let Some(key) = filled(&settings.qdrant_api_key) {
+        store_key(&state.qdrant_keys, key).await?;
+    }
+    let (qdrant_key, qdrant_storage) = read_key(&state.qdrant_keys).await;
+    library.set_qdrant_key(ApiKey::new(qdrant_key.unwrap_or_default()));
+    // First, because it is the part most likely to fail (a server away or refusing).
+    move_vectors_if_asked(&mut library, &settings).await?;
 
     let mut library_settings = library.settings().clone();
     library_settings.llm_base_url = filled(&settings.llm_base_url);
@@ -69,10 +128,7 @@ pub async fn save_settings(
 
     // A new key goes to the keyring; none keeps the stored one.
     if let Some(key) = filled(&settings.llm_api_key) {
-        let keys = state.keys.clone();
-        tokio::task::spawn_blocking(move || keys.set(&key))
-            .await
-            .map_err(|err| CommandError::message(format!("the key could not be stored: {err}")))?;
+        store_key(&state.keys, key).await?;
     }
     let (key, storage) = read_key(&state.keys).await;
     let llm = settings_for(
@@ -81,7 +137,7 @@ pub async fn save_settings(
         key,
     );
     library.set_llm(llm);
-    current(&library, storage).await
+    current(&library, storage, qdrant_storage).await
 }
 
 #[tauri::command]

@@ -1,11 +1,20 @@
 // Settings: the language model, the embedding model, the vector index, and the search
 // defaults every other view starts from.
 
-import { api, errorMessage, STRATEGY_NAMES, type AppSettings, type QdrantMode, type Strategy, type StrategyName } from '../api';
+import {
+  api,
+  errorMessage,
+  STRATEGY_NAMES,
+  type AppSettings,
+  type QdrantMode,
+  type Strategy,
+  type StrategyName,
+} from '../api';
 import { announce, setSettings, state } from '../app';
 import { busy, field, h, markInvalid } from '../dom';
 import { completeStrategies, settingsToValues, STRATEGY_HELP, strategyLabel, valuesToSettings } from '../strategy-form';
 import { paramsEditor, type ParamsEditor } from './parts';
+import { readCluster } from '../cluster-form';
 
 const baseUrl = h('input', { id: 'set-llm-url', type: 'url', placeholder: 'http://127.0.0.1:8080/v1', autocomplete: 'off' });
 const model = h('input', { id: 'set-llm-model', type: 'text', placeholder: 'model name', autocomplete: 'off' });
@@ -23,7 +32,11 @@ const embedDir = h('input', { id: 'set-embed-dir', type: 'text', placeholder: 'd
 const modeEmbedded = h('input', { type: 'radio', name: 'qdrant-mode', id: 'qdrant-embedded', value: 'embedded', checked: true });
 const modeRemote = h('input', { type: 'radio', name: 'qdrant-mode', id: 'qdrant-remote', value: 'remote' });
 const qdrantUrl = h('input', { id: 'set-qdrant-url', type: 'url', placeholder: 'http://localhost:6334', autocomplete: 'off' });
-const qdrantKey = h('input', { id: 'set-qdrant-key', type: 'password', autocomplete: 'new-password', placeholder: 'none' });
+const qdrantKey = h('input', { id: 'set-qdrant-key', type: 'password', autocomplete: 'new-password', placeholder: 'unchanged' });
+const qdrantKeyNote = h('p', { class: 'hint key-note', id: 'set-qdrant-key-note' });
+const shards = h('input', { id: 'set-qdrant-shards', type: 'number', min: 1, step: 1, placeholder: 'one per node', inputmode: 'numeric' });
+const replicas = h('input', { id: 'set-qdrant-replicas', type: 'number', min: 1, step: 1, inputmode: 'numeric' });
+const writeConsistency = h('input', { id: 'set-qdrant-write', type: 'number', min: 1, step: 1, inputmode: 'numeric' });
 const rrfK = h('input', { id: 'set-rrf', type: 'number', min: 0, step: 1, inputmode: 'numeric' });
 const budget = h('input', { id: 'set-budget', type: 'number', min: 1, step: 100, placeholder: 'no limit', inputmode: 'numeric' });
 const save = h('button', { type: 'submit', class: 'primary', 'data-testid': 'settings-save' }, 'Save');
@@ -46,9 +59,17 @@ function mode(): QdrantMode {
 
 function syncMode(): void {
   const remote = mode() === 'remote';
-  qdrantUrl.disabled = !remote;
-  qdrantKey.disabled = !remote;
+  for (const input of [qdrantUrl, qdrantKey, shards, replicas, writeConsistency]) input.disabled = !remote;
 }
+
+/** A whole number of at least 1 typed in `input`, null when blank, NaN when neither. */
+function count(input: HTMLInputElement): number | null {
+  const v = input.value.trim();
+  if (v === '') return null;
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 1 ? n : Number.NaN;
+}
+
 
 function fill(settings: AppSettings): void {
   baseUrl.value = text(settings.llm_base_url);
@@ -61,7 +82,11 @@ function fill(settings: AppSettings): void {
   modeEmbedded.checked = settings.qdrant_mode !== 'remote';
   modeRemote.checked = settings.qdrant_mode === 'remote';
   qdrantUrl.value = text(settings.qdrant_url);
-  qdrantKey.value = text(settings.qdrant_api_key);
+  qdrantKey.value = '';
+  qdrantKeyNote.textContent = `Key storage: ${settings.qdrant_key_storage}. Leave the field empty to keep the current key.`;
+  shards.value = settings.qdrant_cluster.shard_number === null ? '' : String(settings.qdrant_cluster.shard_number);
+  replicas.value = String(settings.qdrant_cluster.replication_factor);
+  writeConsistency.value = String(settings.qdrant_cluster.write_consistency_factor);
   syncMode();
   const values = settingsToValues({ fusion: settings.defaults.fusion, token_budget: settings.defaults.token_budget });
   rrfK.value = values.rrfK;
@@ -87,12 +112,12 @@ function read(): AppSettings | null {
   const badUrl = url !== null && !/^https?:\/\/\S+$/i.test(url);
   markInvalid(baseUrl, badUrl);
   if (badUrl) problems.push('The LLM base URL must start with http:// or https://');
-  if (mode() === 'remote' && orNull(qdrantUrl) === null) {
-    problems.push('Remote Qdrant needs a URL');
-    markInvalid(qdrantUrl, true);
-  } else {
-    markInvalid(qdrantUrl, false);
-  }
+  const remoteUrl = orNull(qdrantUrl);
+  const badRemoteUrl = mode() === 'remote' && (remoteUrl === null || !/^https?:\/\/\S+$/i.test(remoteUrl));
+  markInvalid(qdrantUrl, badRemoteUrl);
+  if (badRemoteUrl) problems.push('Remote Qdrant needs the server\'s gRPC URL, starting with http:// or https://');
+  const cluster = readCluster({ shards: count(shards), replicas: count(replicas), write: count(writeConsistency) });
+  if (mode() === 'remote') problems.push(...cluster.problems);
   if (problems.length > 0 || !search.ok) {
     saveResult.textContent = problems.join('. ');
     saveResult.className = 'save-result error';
@@ -107,6 +132,8 @@ function read(): AppSettings | null {
     qdrant_mode: mode(),
     qdrant_url: orNull(qdrantUrl),
     qdrant_api_key: qdrantKey.value === '' ? null : qdrantKey.value,
+    qdrant_key_storage: base?.qdrant_key_storage ?? '',
+    qdrant_cluster: cluster.cluster,
     defaults: {
       strategies,
       fusion: search.value.fusion,
@@ -196,9 +223,22 @@ export function createSettingsView(): HTMLElement {
         h('div', { class: 'radio' }, modeEmbedded, h('label', { for: modeEmbedded.id }, 'Embedded (in the library folder)')),
         h('div', { class: 'radio' }, modeRemote, h('label', { for: modeRemote.id }, 'Remote server')),
       ),
-      field('Remote URL', qdrantUrl),
+      field('Remote URL', qdrantUrl, 'The gRPC address, e.g. http://qdrant.internal:6334 (https for TLS).'),
       field('Remote API key', qdrantKey),
-      h('p', { class: 'hint' }, 'A remote server may be reported as unavailable by this build; the shell says so when saving.'),
+      qdrantKeyNote,
+      h(
+        'div',
+        { class: 'row' },
+        field('Shards', shards, 'Empty: one per cluster node.'),
+        field('Replication factor', replicas),
+        field('Write consistency', writeConsistency, 'Copies that confirm each write.'),
+      ),
+      h(
+        'p',
+        { class: 'hint' },
+        'Switching copies the vectors to the other side, checks the copy with sample queries, and only then uses it; ' +
+          'the old copy is left as it was. Shards and replicas apply to the collection made by the switch.',
+      ),
     ),
     h(
       'fieldset',
@@ -214,7 +254,10 @@ export function createSettingsView(): HTMLElement {
     const settings = read();
     if (!settings) return;
     saveResult.className = 'save-result';
-    saveResult.textContent = 'Saving…';
+    const moving =
+      settings.qdrant_mode !== state.settings?.qdrant_mode ||
+      (settings.qdrant_mode === 'remote' && settings.qdrant_url !== state.settings?.qdrant_url);
+    saveResult.textContent = moving ? 'Moving the vectors and checking the copy…' : 'Saving…';
     try {
       const saved = await busy(save, () => api.saveSettings(settings));
       setSettings(saved);

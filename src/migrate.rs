@@ -1,0 +1,232 @@
+//! Moving a library's vectors between the embedded store and a Qdrant server: copy
+//! every document's points, check counts and a sample of queries on both sides, and
+//! only then switch. The source is left as it was.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::catalog::DocumentStatus;
+use crate::error::Result;
+use crate::ingest::{Progress, Stage};
+use crate::library::{Library, LibraryError};
+use crate::store::location::{self, StoreLocation};
+use crate::store::remote::RemoteConfig;
+use crate::store::{Candidates, IndexedNode, QueryVectors, ScoredNode};
+
+/// Nodes whose own vectors serve as the check queries.
+const SAMPLE_QUERIES: usize = 6;
+const CHECK_LIMIT: usize = 10;
+const SCORE_TOLERANCE: f32 = 1e-4;
+
+#[derive(Debug, Clone)]
+pub enum MigrationTarget {
+    Embedded,
+    /// A server's gRPC URL; the collection is the library's own.
+    Remote {
+        url: String,
+    },
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MigrationReport {
+    pub from: String,
+    pub to: String,
+    pub documents: usize,
+    pub points: usize,
+    /// Queries run on both stores with the same results.
+    pub checked_queries: usize,
+    pub seconds: f64,
+}
+
+impl Library {
+    pub async fn migrate(
+        &mut self,
+        target: MigrationTarget,
+        progress: &dyn Progress,
+    ) -> Result<MigrationReport> {
+        let started = Instant::now();
+        let target_location = self.target_location(target).await?;
+        if &target_location == self.location() {
+            return Err(LibraryError::AlreadyThere(target_location.describe()).into());
+        }
+        let source = self.store().await?;
+        let dimension = self.dimension().await?;
+        let destination = self.open_store(&target_location, dimension, true).await?;
+        let documents = self
+            .catalog()
+            .documents_with_status(DocumentStatus::Ready)
+            .await?;
+        let mismatch = |detail: String| LibraryError::MigrationMismatch {
+            target: target_location.describe(),
+            source_location: self.location().describe(),
+            detail,
+        };
+        let mut points_copied = 0;
+        let mut samples = Vec::new();
+        for (index, document) in documents.iter().enumerate() {
+            progress.stage(&document.file_name, Stage::Indexing, index, documents.len());
+            let points = source.document_points(document.id).await?;
+            let expected = points.len();
+            pick_samples(&points, &mut samples);
+            destination.upsert(points).await?;
+            let copied = destination.count(Some(document.id)).await?;
+            if copied != expected {
+                return Err(mismatch(format!(
+                    "{} has {expected} points here but {copied} there",
+                    document.name
+                ))
+                .into());
+            }
+            points_copied += copied;
+        }
+        destination.flush().await?;
+        destination.optimize().await?;
+        progress.stage("", Stage::Indexing, documents.len(), documents.len());
+
+        let doc_ids: Vec<i64> = documents.iter().map(|document| document.id).collect();
+        let mut checked_queries = 0;
+        for query in spread(&samples, SAMPLE_QUERIES) {
+            for candidates in [
+                Candidates::Sections(doc_ids.clone()),
+                Candidates::LeavesOf(doc_ids.clone()),
+            ] {
+                let fusion = crate::search::SearchSettings::default().fusion;
+                let here = source
+                    .hybrid_scores(query, &candidates, CHECK_LIMIT, fusion)
+                    .await?;
+                let there = destination
+                    .hybrid_scores(query, &candidates, CHECK_LIMIT, fusion)
+                    .await?;
+                if !same_ranking(&here, &there) {
+                    return Err(mismatch(format!(
+                        "a check query ranked {:?} here but {:?} there",
+                        ids(&here),
+                        ids(&there)
+                    ))
+                    .into());
+                }
+                checked_queries += 1;
+            }
+        }
+        let from = self.location().describe();
+        self.switch_store(target_location, destination).await?;
+        Ok(MigrationReport {
+            from,
+            to: self.location().describe(),
+            documents: documents.len(),
+            points: points_copied,
+            checked_queries,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    async fn target_location(&self, target: MigrationTarget) -> Result<StoreLocation> {
+        Ok(match target {
+            MigrationTarget::Embedded => StoreLocation::Embedded,
+            MigrationTarget::Remote { url } => {
+                let options = self.qdrant_options();
+                let mut config = options.apply(RemoteConfig::new(
+                    url.trim(),
+                    location::collection_name(self.catalog()).await?,
+                ));
+                config.cluster = options.cluster.unwrap_or_default();
+                config.cluster.validate().map_err(LibraryError::Settings)?;
+                StoreLocation::Remote(config)
+            }
+        })
+    }
+}
+
+/// Keeps each document's root (the first point with the highest level) and first page
+/// as candidate check queries.
+fn pick_samples(points: &[IndexedNode], samples: &mut Vec<QueryVectors>) {
+    let root = points.iter().max_by_key(|point| point.node.level);
+    let page = points.iter().find(|point| point.node.level == 0);
+    for point in root.into_iter().chain(page) {
+        samples.push(QueryVectors {
+            dense: point.dense.clone(),
+            sparse: point.sparse.clone(),
+        });
+    }
+}
+
+/// Up to `count` items spread evenly over `items`.
+fn spread<T>(items: &[T], count: usize) -> Vec<&T> {
+    if items.len() <= count {
+        return items.iter().collect();
+    }
+    (0..count)
+        .map(|index| &items[index * items.len() / count])
+        .collect()
+}
+
+/// The same nodes with the same scores. Order among equal scores, and which of several
+/// nodes tied at the cut made it in, are the engines' to choose, so only the nodes
+/// scoring above the last one are compared by id.
+fn same_ranking(here: &[ScoredNode], there: &[ScoredNode]) -> bool {
+    if here.len() != there.len() {
+        return false;
+    }
+    let scores_match = here
+        .iter()
+        .zip(there)
+        .all(|(a, b)| (a.score - b.score).abs() <= SCORE_TOLERANCE);
+    let Some(cut) = here.last().map(|node| node.score) else {
+        return true;
+    };
+    let above_cut = |nodes: &[ScoredNode]| {
+        let mut ids: Vec<u64> = nodes
+            .iter()
+            .filter(|node| node.score > cut + SCORE_TOLERANCE)
+            .map(|node| node.id)
+            .collect();
+        ids.sort_unstable();
+        ids
+    };
+    scores_match && above_cut(here) == above_cut(there)
+}
+
+fn ids(nodes: &[ScoredNode]) -> Vec<u64> {
+    nodes.iter().map(|node| node.id).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scored(pairs: &[(u64, f32)]) -> Vec<ScoredNode> {
+        pairs
+            .iter()
+            .map(|&(id, score)| ScoredNode { id, score })
+            .collect()
+    }
+
+    #[test]
+    fn equal_rankings_match_whatever_the_order_of_ties() {
+        let here = scored(&[(1, 0.9), (2, 0.5), (3, 0.5), (4, 0.1)]);
+        let there = scored(&[(1, 0.9), (3, 0.5), (2, 0.5), (5, 0.1)]);
+        assert!(same_ranking(&here, &there));
+    }
+
+    #[test]
+    fn a_different_node_or_score_is_a_mismatch() {
+        let here = scored(&[(1, 0.9), (2, 0.5), (4, 0.1)]);
+        assert!(!same_ranking(
+            &here,
+            &scored(&[(7, 0.9), (2, 0.5), (4, 0.1)])
+        ));
+        assert!(!same_ranking(
+            &here,
+            &scored(&[(1, 0.8), (2, 0.5), (4, 0.1)])
+        ));
+        assert!(!same_ranking(&here, &scored(&[(1, 0.9), (2, 0.5)])));
+    }
+
+    #[test]
+    fn spread_takes_evenly_from_the_whole_list() {
+        let items: Vec<u32> = (0..10).collect();
+        assert_eq!(spread(&items, 3), [&0, &3, &6]);
+        assert_eq!(spread(&items[..2], 3), [&0, &1]);
+    }
+}

@@ -1,0 +1,375 @@
+//! The remote backend against a real Qdrant server (set `PAGETREE_TEST_QDRANT_URL`);
+//! without one, each test says it is skipped. The unreachable-server test needs no
+//! server and always runs.
+
+mod common;
+
+use std::time::Duration;
+
+use common::qdrant::{server_url, TcpProxy};
+use common::{cli, fixture, text};
+use pagetree::catalog::DocumentStatus;
+use pagetree::ingest::{IngestOutcome, NoProgress, Progress, Stage};
+use pagetree::library::{OpenOptions, QdrantOptions};
+use pagetree::migrate::MigrationTarget;
+use pagetree::search::{SearchResult, SearchSettings, Strategy};
+use pagetree::store::location::StoreLocation;
+use pagetree::Library;
+
+const FIXTURES: [&str; 4] = [
+    "multipage.pdf",
+    "cyrillic.pdf",
+    "spanish.pdf",
+    "with-empty-page.pdf",
+];
+
+const QUESTIONS: [&str; 3] = [
+    "How does a turbofan jet engine produce thrust?",
+    "What is the portcullis of a medieval castle?",
+    "How is coffee roasted and what are arabica beans?",
+];
+
+fn strategies() -> Vec<Strategy> {
+    vec![
+        Strategy::Flat { k: 3 },
+        Strategy::Branch { roots: 2 },
+        Strategy::Beam { width: 3 },
+        Strategy::Knee { max_roots: 20 },
+        Strategy::SensitiveKnee {
+            sensitivity: 0.85,
+            max_roots: 20,
+        },
+    ]
+}
+
+fn remote(url: &str) -> OpenOptions {
+    OpenOptions {
+        qdrant: QdrantOptions {
+            url: Some(url.to_string()),
+            ..QdrantOptions::default()
+        },
+        ..OpenOptions::default()
+    }
+}
+
+async fn open(dir: &std::path::Path, options: OpenOptions) -> Library {
+    let (library, _) = Library::open(dir, options)
+        .await
+        .unwrap_or_else(|err| panic!("the library opens: {err}"));
+    library
+}
+
+async fn ingest_fixtures(library: &Library) {
+    for file in FIXTURES {
+        library
+            .ingest(&fixture(file), &NoProgress)
+            .await
+            .unwrap_or_else(|err| panic!("{file} ingests: {err}"));
+    }
+}
+
+/// What a search found, in a form two stores must agree on: each step's candidates
+/// with their scores (ties in any order), and the pages of the context.
+type Fingerprint = (Vec<Vec<(u64, i64)>>, Vec<(String, u32)>);
+
+fn fingerprint(result: &SearchResult) -> Fingerprint {
+    let steps = result
+        .trace
+        .iter()
+        .map(|step| {
+            let mut scored: Vec<(u64, i64)> = step
+                .candidates
+                .iter()
+                .map(|c| (c.id, (f64::from(c.score) * 1e5).round() as i64))
+                .collect();
+            scored.sort_unstable();
+            scored
+        })
+        .collect();
+    let pages = result
+        .context
+        .pages
+        .iter()
+        .map(|p| (p.file_name.clone(), p.page))
+        .collect();
+    (steps, pages)
+}
+
+async fn all_results(library: &Library) -> Vec<Fingerprint> {
+    let settings = SearchSettings::default();
+    let mut results = Vec::new();
+    for question in QUESTIONS {
+        for strategy in strategies() {
+            let result = library
+                .search(question, &strategy, &settings)
+                .await
+                .unwrap_or_else(|err| panic!("{} searches: {err}", strategy.name()));
+            assert!(
+                !result.context.pages.is_empty(),
+                "{}: pages",
+                strategy.name()
+            );
+            results.push(fingerprint(&result));
+        }
+    }
+    results
+}
+
+#[tokio::test]
+async fn an_unreachable_server_is_reported_and_nothing_is_written() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let err = Library::open(dir.path(), remote(&url))
+        .await
+        .err()
+        .expect("opening against a closed port fails");
+    assert!(
+        err.to_string().contains("cannot be reached") && err.to_string().contains(&url),
+        "{err}"
+    );
+    let catalog = Library::open_catalog(dir.path()).await.expect("catalog");
+    assert_eq!(catalog.setting("vector_store").await.expect("read"), None);
+    assert!(catalog.documents().await.expect("documents").is_empty());
+
+    let multipage = fixture("multipage.pdf");
+    let output = cli(
+        dir.path(),
+        &[
+            "--qdrant-url",
+            &url,
+            "ingest",
+            multipage.to_str().expect("path"),
+        ],
+    );
+    let stderr = text(&output.stderr);
+    assert!(!output.status.success(), "non-zero exit");
+    assert!(stderr.contains("cannot be reached"), "{stderr}");
+    assert!(catalog.documents().await.expect("documents").is_empty());
+}
+
+#[tokio::test]
+async fn a_remote_library_finds_what_an_embedded_one_finds() {
+    let Some(url) = server_url("a_remote_library_finds_what_an_embedded_one_finds") else {
+        return;
+    };
+    let embedded_dir = tempfile::tempdir().expect("temp dir");
+    let remote_dir = tempfile::tempdir().expect("temp dir");
+    let embedded = open(embedded_dir.path(), OpenOptions::default()).await;
+    let remote_library = open(remote_dir.path(), remote(&url)).await;
+    assert!(matches!(
+        remote_library.location(),
+        StoreLocation::Remote(_)
+    ));
+    ingest_fixtures(&embedded).await;
+    ingest_fixtures(&remote_library).await;
+
+    for document in remote_library.documents().await.expect("documents") {
+        let (_, remote_nodes) = remote_library.tree(&document.name).await.expect("tree");
+        let (_, embedded_nodes) = embedded.tree(&document.name).await.expect("tree");
+        assert_eq!(
+            remote_nodes, embedded_nodes,
+            "{}: the same tree",
+            document.name
+        );
+    }
+    assert_eq!(
+        all_results(&remote_library).await,
+        all_results(&embedded).await
+    );
+
+    // Deleting a document removes its points from the server.
+    let store = remote_library.store().await.expect("store");
+    let before = store.count(None).await.expect("count");
+    let deleted = remote_library.delete("spanish").await.expect("delete");
+    assert_eq!(store.count(Some(deleted.id)).await.expect("count"), 0);
+    assert!(store.count(None).await.expect("count") < before);
+
+    // The library remembers its server: the next run needs no URL.
+    drop(store);
+    drop(remote_library);
+    let reopened = open(remote_dir.path(), OpenOptions::default()).await;
+    assert!(matches!(reopened.location(), StoreLocation::Remote(_)));
+    assert_eq!(reopened.documents().await.expect("documents").len(), 3);
+}
+
+#[tokio::test]
+async fn migrating_to_the_server_and_back_keeps_every_result() {
+    let Some(url) = server_url("migrating_to_the_server_and_back_keeps_every_result") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut library = open(dir.path(), OpenOptions::default()).await;
+    ingest_fixtures(&library).await;
+    let points = library
+        .store()
+        .await
+        .expect("store")
+        .count(None)
+        .await
+        .expect("count");
+    let before = all_results(&library).await;
+
+    let report = library
+        .migrate(MigrationTarget::Remote { url: url.clone() }, &NoProgress)
+        .await
+        .expect("to the server");
+    assert_eq!((report.documents, report.points), (FIXTURES.len(), points));
+    assert!(report.checked_queries > 0);
+    assert!(matches!(library.location(), StoreLocation::Remote(_)));
+    assert_eq!(all_results(&library).await, before);
+
+    let again = library
+        .migrate(MigrationTarget::Remote { url: url.clone() }, &NoProgress)
+        .await
+        .expect_err("already there");
+    assert!(again.to_string().contains("already on"), "{again}");
+
+    let back = library
+        .migrate(MigrationTarget::Embedded, &NoProgress)
+        .await
+        .expect("back to this computer");
+    assert_eq!(back.points, points);
+    assert_eq!(library.location(), &StoreLocation::Embedded);
+    assert_eq!(all_results(&library).await, before);
+
+    // An embedded library with documents is not silently pointed at a server.
+    drop(library);
+    let err = Library::open(dir.path(), remote(&url))
+        .await
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("migrate --to-remote"), "{err}");
+}
+
+#[tokio::test]
+async fn the_cli_migrates_and_searches_a_remote_library() {
+    let Some(url) = server_url("the_cli_migrates_and_searches_a_remote_library") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let multipage = fixture("multipage.pdf");
+    let ingest = cli(dir.path(), &["ingest", multipage.to_str().expect("path")]);
+    assert!(ingest.status.success(), "{}", text(&ingest.stderr));
+    let migrate = cli(dir.path(), &["migrate", "--to-remote", &url, "--json"]);
+    assert!(migrate.status.success(), "{}", text(&migrate.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&migrate.stdout).expect("JSON");
+    assert_eq!(report["documents"], 1);
+    let search = cli(
+        dir.path(),
+        &[
+            "search",
+            "How does a turbofan jet engine produce thrust?",
+            "--strategy",
+            "knee",
+            "--json",
+        ],
+    );
+    assert!(search.status.success(), "{}", text(&search.stderr));
+    let result: serde_json::Value = serde_json::from_slice(&search.stdout).expect("JSON");
+    let pages: Vec<u64> = result["context"]["pages"]
+        .as_array()
+        .expect("pages")
+        .iter()
+        .filter_map(|page| page["page"].as_u64())
+        .collect();
+    assert!(pages.contains(&5), "the turbofan page: {pages:?}");
+}
+
+/// Cuts the line to the server when indexing begins.
+struct CutWhileIndexing<'a> {
+    proxy: &'a TcpProxy,
+}
+
+impl Progress for CutWhileIndexing<'_> {
+    fn stage(&self, _: &str, stage: Stage, _: usize, _: usize) {
+        if stage == Stage::Indexing {
+            self.proxy.cut();
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_connection_lost_mid_ingestion_leaves_the_document_unsearchable_until_added_again() {
+    let Some(url) = server_url(
+        "a_connection_lost_mid_ingestion_leaves_the_document_unsearchable_until_added_again",
+    ) else {
+        return;
+    };
+    let proxy = TcpProxy::start(&url).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut options = remote(&proxy.url);
+    options.qdrant.timeout_secs = Some(3);
+    let library = open(dir.path(), options).await;
+    library
+        .ingest(&fixture("spanish.pdf"), &NoProgress)
+        .await
+        .expect("the first document");
+
+    let err = library
+        .ingest(
+            &fixture("multipage.pdf"),
+            &CutWhileIndexing { proxy: &proxy },
+        )
+        .await
+        .expect_err("the line was cut");
+    assert!(err.to_string().contains("Qdrant server"), "{err}");
+    let failed = library.catalog().resolve("multipage").await.expect("row");
+    assert_eq!(failed.status, DocumentStatus::Failed);
+
+    proxy.restore();
+    let result = library
+        .search(
+            "How does a turbofan jet engine produce thrust?",
+            &Strategy::Flat { k: 10 },
+            &SearchSettings::default(),
+        )
+        .await
+        .expect("search");
+    assert!(
+        result
+            .context
+            .pages
+            .iter()
+            .all(|p| p.file_name == "spanish.pdf"),
+        "the failed document is not searchable"
+    );
+
+    let outcome = library
+        .ingest(&fixture("multipage.pdf"), &NoProgress)
+        .await
+        .expect("added again");
+    assert!(matches!(outcome, IngestOutcome::Added { .. }));
+    let store = library.store().await.expect("store");
+    let document = library.catalog().resolve("multipage").await.expect("row");
+    assert_eq!(
+        store.count(Some(document.id)).await.expect("count"),
+        document.node_count.expect("nodes") as usize
+    );
+}
+
+#[tokio::test]
+async fn a_server_slower_than_the_timeout_gives_a_clear_error() {
+    let Some(url) = server_url("a_server_slower_than_the_timeout_gives_a_clear_error") else {
+        return;
+    };
+    let proxy = TcpProxy::start(&url).await;
+    proxy.slow_down(Duration::from_secs(3));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut options = remote(&proxy.url);
+    options.qdrant.timeout_secs = Some(1);
+    let err = Library::open(dir.path(), options)
+        .await
+        .err()
+        .expect("too slow");
+    let message = err.to_string();
+    assert!(
+        message.contains("did not answer within 1 s") || message.contains("cannot be reached"),
+        "{message}"
+    );
+    let catalog = Library::open_catalog(dir.path()).await.expect("catalog");
+    assert_eq!(catalog.setting("vector_store").await.expect("read"), None);
+}
