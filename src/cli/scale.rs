@@ -18,7 +18,8 @@ pub struct ScaleArgs {
     pub queries: usize,
     #[arg(long, default_value_t = 7)]
     pub seed: u64,
-    /// Build the library here and keep it (default: a temporary folder, removed after).
+    /// Build the library here and keep it (default: a temporary folder, removed after);
+    /// a folder that already holds one is searched again without rebuilding.
     #[arg(long)]
     pub dir: Option<PathBuf>,
     #[arg(long)]
@@ -41,6 +42,9 @@ pub async fn run(args: &ScaleArgs, options: OpenOptions) -> Result<ExitCode> {
 }
 
 fn print_report(report: &ScaleReport) {
+    if report.reused {
+        println!("(searched the library already in the folder; not rebuilt)");
+    }
     println!(
         "{} nodes in {} documents: built in {:.1} s (+ {:.1} s optimize), reopened in {:.2} s, {:.1} MiB on disk, peak memory {}",
         report.nodes,

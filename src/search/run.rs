@@ -58,7 +58,7 @@ impl<'a> SearchRun<'a> {
             self.stopped_because = "the library has no searchable documents".into();
             return Ok(Vec::new());
         }
-        match strategy {
+        let chosen = match strategy {
             Strategy::Flat { k } => self.flat(*k, documents).await,
             Strategy::Branch { roots: count } => self.branch(roots, *count).await,
             Strategy::Beam { width } => self.fixed_beam(roots, *width).await,
@@ -70,10 +70,13 @@ impl<'a> SearchRun<'a> {
             Strategy::ProxyPointer { .. } => Err(StoreError::Engine(
                 "proxy-pointer is run by the library, not by the tree walk".into(),
             )),
-        }
+        }?;
+        self.load(&chosen).await?;
+        Ok(chosen)
     }
 
-    /// Ranks exactly `ids` (one store query) and makes sure their payloads are known.
+    /// Ranks exactly `ids` (one store query). Payloads are read later, and only for the
+    /// nodes a step keeps: a root step ranks every document and keeps a handful.
     pub async fn rank(&mut self, ids: Vec<u64>) -> Result<Vec<ScoredNode>, StoreError> {
         self.rank_with(ids, self.fusion).await
     }
@@ -97,12 +100,16 @@ impl<'a> SearchRun<'a> {
             .hybrid_scores(self.query, &Candidates::Ids(ids), limit, fusion)
             .await?;
         self.store_queries += 1;
-        self.load(ranked.iter().map(|n| n.id)).await?;
         Ok(ranked)
     }
 
-    async fn load(&mut self, ids: impl Iterator<Item = u64>) -> Result<(), StoreError> {
-        let missing: Vec<u64> = ids.filter(|id| !self.nodes.contains_key(id)).collect();
+    /// Reads the payloads of `nodes` not read yet, in one store call.
+    async fn load(&mut self, nodes: &[ScoredNode]) -> Result<(), StoreError> {
+        let missing: Vec<u64> = nodes
+            .iter()
+            .map(|n| n.id)
+            .filter(|id| !self.nodes.contains_key(id))
+            .collect();
         if missing.is_empty() {
             return Ok(());
         }
@@ -149,7 +156,6 @@ impl<'a> SearchRun<'a> {
             )
             .await?;
         self.store_queries += 1;
-        self.load(ranked.iter().map(|n| n.id)).await?;
         self.record(
             "top-k pages",
             &ranked,
@@ -165,6 +171,7 @@ impl<'a> SearchRun<'a> {
     async fn branch(&mut self, roots: &[u64], count: usize) -> Result<Vec<ScoredNode>, StoreError> {
         let ranked_roots = self.rank_roots(roots).await?;
         let best: Vec<ScoredNode> = ranked_roots.iter().take(count.max(1)).cloned().collect();
+        self.load(&best).await?;
         self.record("roots", &ranked_roots, None, best.len(), Vec::new(), &best);
         let mut queue: std::collections::VecDeque<ScoredNode> = best.into();
         let mut finals = Vec::new();
@@ -208,6 +215,7 @@ impl<'a> SearchRun<'a> {
                     vec![node.id],
                     &winners,
                 );
+                self.load(&winners).await?;
                 queue.extend(winners);
             }
         }
@@ -268,6 +276,7 @@ impl<'a> SearchRun<'a> {
         let mut rule = StopRule::new(MAX_STEPS);
         rule.check(&beam);
         loop {
+            self.load(&beam).await?;
             if beam.iter().all(|n| self.children_of(n.id).is_empty()) {
                 self.stopped_because = "the beam holds only pages".into();
                 return Ok(beam);
@@ -301,6 +310,7 @@ impl<'a> SearchRun<'a> {
         &mut self,
         beam: &[ScoredNode],
     ) -> Result<(Vec<ScoredNode>, HashSet<u64>, HashMap<u64, Vec<u64>>), StoreError> {
+        self.load(beam).await?;
         let beam_ids: HashSet<u64> = beam.iter().map(|n| n.id).collect();
         let children: HashMap<u64, Vec<u64>> = beam
             .iter()
@@ -360,6 +370,7 @@ impl<'a> SearchRun<'a> {
             narrowed_any = true;
         }
         if narrowed_any {
+            self.load(&narrowed).await?;
             narrowed.sort_by(|a, b| b.score.total_cmp(&a.score));
             self.record(
                 "selected",

@@ -255,10 +255,7 @@ impl VectorStore for EdgeStore {
         fusion: Fusion,
     ) -> Result<Vec<ScoredNode>, StoreError> {
         let filter = candidates_filter(candidates)?;
-        let prefetch_limit = match candidates {
-            Candidates::Ids(ids) => ids.len().max(1),
-            Candidates::LeavesOf(_) | Candidates::Sections(_) => limit.max(1),
-        };
+        let prefetch_limit = candidates.prefetch_limit(limit);
         let sparse = SparseVector {
             indices: query.sparse.indices.clone(),
             values: query.sparse.values.clone(),

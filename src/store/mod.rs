@@ -88,6 +88,17 @@ pub enum Candidates {
     Sections(Vec<i64>),
 }
 
+impl Candidates {
+    /// How many points each prefetch passes on to the fusion: all of an explicit id
+    /// list (so that every candidate gets a fused score), else as many as are wanted.
+    pub fn prefetch_limit(&self, limit: usize) -> usize {
+        match self {
+            Candidates::Ids(ids) => ids.len().max(1),
+            Candidates::LeavesOf(_) | Candidates::Sections(_) => limit.max(1),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScoredNode {
     pub id: u64,

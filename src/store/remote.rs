@@ -449,10 +449,7 @@ fn hybrid_request(
     fusion: Fusion,
 ) -> Result<qdrant_client::qdrant::QueryPoints, StoreError> {
     let filter = candidates_filter(candidates);
-    let prefetch_limit = match candidates {
-        Candidates::Ids(ids) => ids.len().max(1),
-        Candidates::LeavesOf(_) | Candidates::Sections(_) => limit.max(1),
-    };
+    let prefetch_limit = candidates.prefetch_limit(limit);
     let as_u64 =
         |n: usize| u64::try_from(n).map_err(|_| StoreError::Engine(format!("bad limit {n}")));
     let rrf_k = u32::try_from(fusion.rrf_k)
