@@ -4,6 +4,7 @@
 use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -57,12 +58,52 @@ impl Progress for NoProgress {
     fn stage(&self, _: &str, _: Stage, _: usize, _: usize) {}
 }
 
+/// Where one document's ingestion spent its time, in seconds per stage, so that
+/// throughput can be given stage by stage.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct StageSeconds {
+    /// Text extraction (pdfium) and saving the page texts.
+    pub reading: f64,
+    pub describing: f64,
+    pub summarising: f64,
+    pub dense_embedding: f64,
+    pub sparse_embedding: f64,
+    /// Writing the points to the vector store.
+    pub indexing: f64,
+}
+
+impl std::ops::AddAssign for StageSeconds {
+    fn add_assign(&mut self, other: Self) {
+        self.reading += other.reading;
+        self.describing += other.describing;
+        self.summarising += other.summarising;
+        self.dense_embedding += other.dense_embedding;
+        self.sparse_embedding += other.sparse_embedding;
+        self.indexing += other.indexing;
+    }
+}
+
+impl StageSeconds {
+    /// Each stage's name and seconds, in pipeline order.
+    pub fn stages(&self) -> [(&'static str, f64); 6] {
+        [
+            ("text extraction", self.reading),
+            ("description", self.describing),
+            ("summaries", self.summarising),
+            ("dense embedding", self.dense_embedding),
+            ("sparse embedding", self.sparse_embedding),
+            ("indexing", self.indexing),
+        ]
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum IngestOutcome {
     Added {
         document: DocumentRecord,
         warnings: Vec<String>,
+        seconds: StageSeconds,
     },
     AlreadyPresent {
         document: DocumentRecord,
@@ -99,7 +140,7 @@ impl Library {
             .begin_document(&hash, &file, &absolute.display().to_string())
             .await?;
         match self.write_document(&document, path, progress).await {
-            Ok((node_count, warnings)) => {
+            Ok((node_count, warnings, seconds)) => {
                 let joined = (!warnings.is_empty()).then(|| warnings.join("; "));
                 self.catalog()
                     .mark_ready(
@@ -110,7 +151,11 @@ impl Library {
                     )
                     .await?;
                 let document = self.catalog().resolve(&document.id.to_string()).await?;
-                Ok(IngestOutcome::Added { document, warnings })
+                Ok(IngestOutcome::Added {
+                    document,
+                    warnings,
+                    seconds,
+                })
             }
             Err(err) => {
                 self.abandon(&document, &err).await;
@@ -141,8 +186,15 @@ impl Library {
         document: &DocumentRecord,
         path: &Path,
         progress: &dyn Progress,
-    ) -> Result<(usize, Vec<String>)> {
+    ) -> Result<(usize, Vec<String>, StageSeconds)> {
         let file = document.file_name.as_str();
+        let mut seconds = StageSeconds::default();
+        let mut clock = Instant::now();
+        let mut lap = || {
+            let elapsed = clock.elapsed().as_secs_f64();
+            clock = Instant::now();
+            elapsed
+        };
         let check_cancelled = || -> Result<()> {
             if progress.cancelled() {
                 Err(Error::Ingest(IngestFailure::Cancelled {
@@ -156,6 +208,7 @@ impl Library {
         let pages = self.read_pages(path).await?;
         self.catalog().save_pages(document.id, &pages).await?;
         progress.stage(file, Stage::Reading, 1, 1);
+        seconds.reading = lap();
         check_cancelled()?;
 
         let stats = TermStats::from_pages(pages.iter().map(|p| p.text.as_str()));
@@ -168,6 +221,7 @@ impl Library {
             progress.stage(file, Stage::Describing, done, total_pages);
         };
         let (descriptions, page_report) = describer.describe_pages(&pages, &stats, &on_page).await;
+        seconds.describing = lap();
         check_cancelled()?;
 
         progress.stage(file, Stage::Summarising, 0, 1);
@@ -181,6 +235,7 @@ impl Library {
         )
         .await;
         progress.stage(file, Stage::Summarising, 1, 1);
+        seconds.summarising = lap();
         if nodes.len() > MAX_NODES_PER_DOCUMENT {
             return Err(Error::Ingest(IngestFailure::TooLarge {
                 file: file.to_string(),
@@ -195,7 +250,9 @@ impl Library {
         })?;
         check_cancelled()?;
 
-        let indexed = self.embed_nodes(file, nodes, &pages, progress).await?;
+        let (indexed, embedding) = self.embed_nodes(file, nodes, &pages, progress).await?;
+        (seconds.dense_embedding, seconds.sparse_embedding) = embedding;
+        lap();
         check_cancelled()?;
 
         let store = self.store().await?;
@@ -211,7 +268,12 @@ impl Library {
             check_cancelled()?;
         }
         store.flush().await?;
-        Ok((total_nodes, warnings(&page_report, &tree_report, &pages)))
+        seconds.indexing = lap();
+        Ok((
+            total_nodes,
+            warnings(&page_report, &tree_report, &pages),
+            seconds,
+        ))
     }
 
     async fn read_pages(&self, path: &Path) -> Result<Vec<PageText>> {
@@ -235,7 +297,8 @@ impl Library {
         nodes: Vec<Node>,
         pages: &[PageText],
         progress: &dyn Progress,
-    ) -> Result<Vec<IndexedNode>> {
+    ) -> Result<(Vec<IndexedNode>, (f64, f64))> {
+        let (mut dense_seconds, mut sparse_seconds) = (0.0, 0.0);
         let dense = self.dense().await?;
         let sparse = self.sparse().await?;
         let include_text = self.settings().index_leaf_text;
@@ -247,9 +310,12 @@ impl Library {
             let chunk: Vec<Node> = remaining.by_ref().take(EMBED_CHUNK).collect();
             let texts: Vec<String> = chunk.iter().map(|n| n.description.clone()).collect();
             let embedder = dense.clone();
+            let started = Instant::now();
             let vectors = tokio::task::spawn_blocking(move || embedder.embed(&texts))
                 .await
                 .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))??;
+            dense_seconds += started.elapsed().as_secs_f64();
+            let started = Instant::now();
             for (node, dense_vector) in chunk.into_iter().zip(vectors) {
                 let page_text = (include_text && node.is_leaf())
                     .then(|| {
@@ -266,6 +332,7 @@ impl Library {
                     sparse: sparse_vector,
                 });
             }
+            sparse_seconds += started.elapsed().as_secs_f64();
             progress.stage(file, Stage::Embedding, indexed.len(), total);
             if progress.cancelled() {
                 return Err(Error::Ingest(IngestFailure::Cancelled {
@@ -273,7 +340,7 @@ impl Library {
                 }));
             }
         }
-        Ok(indexed)
+        Ok((indexed, (dense_seconds, sparse_seconds)))
     }
 }
 

@@ -15,12 +15,21 @@ async fn multipage_pdf_becomes_a_valid_tree_with_distinctive_keywords() {
         .ingest(&fixture("multipage.pdf"), &NoProgress)
         .await
         .expect("ingests");
-    let IngestOutcome::Added { document, warnings } = outcome else {
+    let IngestOutcome::Added {
+        document,
+        warnings,
+        seconds,
+    } = outcome
+    else {
         panic!("a new file is added")
     };
     assert_eq!(document.status, DocumentStatus::Ready);
     assert_eq!(document.page_count, Some(6));
     assert!(warnings.is_empty(), "{warnings:?}");
+    // Every stage that did work was timed (for per-stage throughput in `ingest`).
+    for (stage, secs) in seconds.stages() {
+        assert!(secs > 0.0, "{stage} was timed: {seconds:?}");
+    }
 
     let (_, nodes) = library.tree("multipage").await.expect("tree");
     check_invariants(&nodes, 6).expect("tree invariants");
@@ -77,7 +86,10 @@ async fn a_blank_page_is_flagged_and_kept() {
         .ingest(&fixture("with-empty-page.pdf"), &NoProgress)
         .await
         .expect("ingests");
-    let IngestOutcome::Added { document, warnings } = outcome else {
+    let IngestOutcome::Added {
+        document, warnings, ..
+    } = outcome
+    else {
         panic!("added")
     };
     assert_eq!(document.page_count, Some(3));

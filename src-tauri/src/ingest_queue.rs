@@ -132,7 +132,9 @@ async fn work(
 
 fn succeeded(file: String, outcome: IngestOutcome) -> IngestFinished {
     let (document, warnings) = match outcome {
-        IngestOutcome::Added { document, warnings } => (document, warnings),
+        IngestOutcome::Added {
+            document, warnings, ..
+        } => (document, warnings),
         IngestOutcome::AlreadyPresent { document } => (
             document,
             vec!["this file is already in the library; nothing was added".to_string()],
