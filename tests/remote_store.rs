@@ -6,11 +6,12 @@ mod common;
 
 use std::time::Duration;
 
-use common::qdrant::{server_url, TcpProxy};
+use common::qdrant::{server_key, server_url, TcpProxy};
 use common::{cli, fixture, text};
 use pagetree::catalog::DocumentStatus;
 use pagetree::ingest::{IngestOutcome, NoProgress, Progress, Stage};
 use pagetree::library::{OpenOptions, QdrantOptions};
+use pagetree::llm::ApiKey;
 use pagetree::migrate::MigrationTarget;
 use pagetree::search::{SearchResult, SearchSettings, Strategy};
 use pagetree::store::location::StoreLocation;
@@ -46,10 +47,34 @@ fn remote(url: &str) -> OpenOptions {
     OpenOptions {
         qdrant: QdrantOptions {
             url: Some(url.to_string()),
+            api_key: ApiKey::new(server_key().unwrap_or_default()),
             ..QdrantOptions::default()
         },
         ..OpenOptions::default()
     }
+}
+
+/// Options for reopening a library that already knows its server.
+fn reopen() -> OpenOptions {
+    let mut options = remote("");
+    options.qdrant.url = None;
+    options
+}
+
+/// The CLI with the test server's key where the CLI reads it.
+fn remote_cli(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pagetree"));
+    command
+        .arg("--library")
+        .arg(dir)
+        .args(args)
+        .env_remove("PAGETREE_LLM_URL")
+        .env_remove("PAGETREE_QDRANT_URL");
+    match server_key() {
+        Some(key) => command.env("QDRANT_API_KEY", key),
+        None => command.env_remove("QDRANT_API_KEY"),
+    };
+    command.output().expect("the pagetree binary runs")
 }
 
 async fn open(dir: &std::path::Path, options: OpenOptions) -> Library {
@@ -191,7 +216,7 @@ async fn a_remote_library_finds_what_an_embedded_one_finds() {
     // The library remembers its server: the next run needs no URL.
     drop(store);
     drop(remote_library);
-    let reopened = open(remote_dir.path(), OpenOptions::default()).await;
+    let reopened = open(remote_dir.path(), reopen()).await;
     assert!(matches!(reopened.location(), StoreLocation::Remote(_)));
     assert_eq!(reopened.documents().await.expect("documents").len(), 3);
 }
@@ -202,7 +227,7 @@ async fn migrating_to_the_server_and_back_keeps_every_result() {
         return;
     };
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut library = open(dir.path(), OpenOptions::default()).await;
+    let mut library = open(dir.path(), reopen()).await;
     ingest_fixtures(&library).await;
     let points = library
         .store()
@@ -252,13 +277,13 @@ async fn the_cli_migrates_and_searches_a_remote_library() {
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let multipage = fixture("multipage.pdf");
-    let ingest = cli(dir.path(), &["ingest", multipage.to_str().expect("path")]);
+    let ingest = remote_cli(dir.path(), &["ingest", multipage.to_str().expect("path")]);
     assert!(ingest.status.success(), "{}", text(&ingest.stderr));
-    let migrate = cli(dir.path(), &["migrate", "--to-remote", &url, "--json"]);
+    let migrate = remote_cli(dir.path(), &["migrate", "--to-remote", &url, "--json"]);
     assert!(migrate.status.success(), "{}", text(&migrate.stderr));
     let report: serde_json::Value = serde_json::from_slice(&migrate.stdout).expect("JSON");
     assert_eq!(report["documents"], 1);
-    let search = cli(
+    let search = remote_cli(
         dir.path(),
         &[
             "search",
@@ -367,8 +392,38 @@ async fn a_server_slower_than_the_timeout_gives_a_clear_error() {
         .expect("too slow");
     let message = err.to_string();
     assert!(
-        message.contains("did not answer within 1 s") || message.contains("cannot be reached"),
+        message.contains("did not answer within 1 s (3 tries)"),
         "{message}"
+    );
+    let catalog = Library::open_catalog(dir.path()).await.expect("catalog");
+    assert_eq!(catalog.setting("vector_store").await.expect("read"), None);
+}
+
+#[tokio::test]
+async fn a_wrong_api_key_is_refused_in_words_that_do_not_repeat_it() {
+    let Some(url) = server_url("a_wrong_api_key_is_refused_in_words_that_do_not_repeat_it") else {
+        return;
+    };
+    if server_key().is_none() {
+        eprintln!(
+            "skipped a_wrong_api_key_is_refused_in_words_that_do_not_repeat_it: the test server has no API key ({})",
+            common::qdrant::KEY_VARIABLE
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let wrong = "not-the-key-4711";
+    let mut options = remote(&url);
+    options.qdrant.api_key = ApiKey::new(wrong);
+    let err = Library::open(dir.path(), options)
+        .await
+        .err()
+        .expect("refused");
+    let message = err.to_string();
+    assert!(message.contains("API key"), "{message}");
+    assert!(
+        !message.contains(wrong),
+        "the key is not repeated: {message}"
     );
     let catalog = Library::open_catalog(dir.path()).await.expect("catalog");
     assert_eq!(catalog.setting("vector_store").await.expect("read"), None);

@@ -5,14 +5,14 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use anyhow::Result;
-use clap::Args;
+use clap::{ArgGroup, Args};
 use pagetree::migrate::MigrationTarget;
 use pagetree::Library;
 
 use super::progress::CliProgress;
 
 #[derive(Args, Debug)]
-#[group(required = true, multiple = false)]
+#[command(group(ArgGroup::new("target").required(true).args(["to_remote", "to_embedded"])))]
 pub struct MigrateArgs {
     /// Copy the vectors to the Qdrant server at this gRPC URL (e.g. http://qdrant:6334).
     #[arg(long, value_name = "URL")]

@@ -6,7 +6,9 @@ use std::time::Instant;
 use super::knee::sensitive_knee_cut;
 use super::walk::{elimination_walk, Stop, StopRule};
 use super::{SelectedNode, Strategy, TraceStep};
-use crate::store::{Candidates, Fusion, QueryVectors, ScoredNode, StoreError, VectorStore};
+use crate::store::{
+    canonical_order, Candidates, Fusion, QueryVectors, ScoredNode, StoreError, VectorStore,
+};
 use crate::tree::Node;
 
 /// A beam that still changes after this many steps is stopped anyway; trees are at most
@@ -95,10 +97,11 @@ impl<'a> SearchRun<'a> {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let ranked = self
+        let mut ranked = self
             .store
             .hybrid_scores(self.query, &Candidates::Ids(ids), limit, fusion)
             .await?;
+        canonical_order(&mut ranked);
         self.store_queries += 1;
         Ok(ranked)
     }
@@ -146,7 +149,7 @@ impl<'a> SearchRun<'a> {
     }
 
     async fn flat(&mut self, k: usize, documents: &[i64]) -> Result<Vec<ScoredNode>, StoreError> {
-        let ranked = self
+        let mut ranked = self
             .store
             .hybrid_scores(
                 self.query,
@@ -155,6 +158,7 @@ impl<'a> SearchRun<'a> {
                 self.fusion,
             )
             .await?;
+        canonical_order(&mut ranked);
         self.store_queries += 1;
         self.record(
             "top-k pages",

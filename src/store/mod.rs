@@ -105,6 +105,14 @@ pub struct ScoredNode {
     pub score: f32,
 }
 
+/// Best first, and equal scores by id, so that a ranking does not depend on how an
+/// engine happens to order ties (which differs between the embedded store and a
+/// server, and with the order the points were written in). Strategies that compare a
+/// node with its children must see the same order on every store.
+pub fn canonical_order(nodes: &mut [ScoredNode]) {
+    nodes.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+}
+
 #[async_trait]
 pub trait VectorStore: Send + Sync {
     async fn upsert(&self, nodes: Vec<IndexedNode>) -> Result<(), StoreError>;

@@ -134,6 +134,11 @@ impl RemoteStore {
         let reply = store
             .retrying("check the server", || store.client.health_check())
             .await?;
+        // The health check is open to all; listing collections is not, so a wrong or
+        // missing API key shows here rather than at the first write.
+        store
+            .retrying("check the API key", || store.client.list_collections())
+            .await?;
         tracing::info!(url = %store.config.url, version = %reply.version, "connected to Qdrant");
         Ok(store)
     }

@@ -14,6 +14,14 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
 pub const URL_VARIABLE: &str = "PAGETREE_TEST_QDRANT_URL";
+/// The server's API key, when it was started with one.
+pub const KEY_VARIABLE: &str = "PAGETREE_TEST_QDRANT_API_KEY";
+
+pub fn server_key() -> Option<String> {
+    std::env::var(KEY_VARIABLE)
+        .ok()
+        .filter(|key| !key.trim().is_empty())
+}
 
 /// The server's URL, or `None` after saying why the test is skipped.
 pub fn server_url(test: &str) -> Option<String> {
