@@ -39,7 +39,7 @@ pub async fn run(mut library: Library, args: &MigrateArgs) -> Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!(
-            "moved {} documents ({} points) from {} to {} in {:.1} s; {} check queries gave the same results on both",
+            "moved {} documents ({} points) from {} to {} in {:.1} s; {} check queries returned the same nodes on both",
             report.documents, report.points, report.from, report.to, report.seconds, report.checked_queries
         );
         println!("the copy on {} was left as it was", report.from);
