@@ -405,10 +405,10 @@ async fn a_wrong_api_key_is_refused_in_words_that_do_not_repeat_it() {
         return;
     };
     if server_key().is_none() {
-        eprintln!(
+        common::qdrant::say_skipped(&format!(
             "skipped a_wrong_api_key_is_refused_in_words_that_do_not_repeat_it: the test server has no API key ({})",
             common::qdrant::KEY_VARIABLE
-        );
+        ));
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
