@@ -162,10 +162,12 @@ fn spread<T>(items: &[T], count: usize) -> Vec<&T> {
         .collect()
 }
 
-/// The same nodes came back. Their order and fused scores may differ where stored
-/// vectors tie exactly (duplicate pages are common in filings): each engine orders such
-/// ties its own way inside a prefetch, and RRF turns a swapped rank into a different
-/// score. Nodes tied at the cut (the last score) may also differ.
+/// The same nodes came back, allowing for ties: where stored vectors tie exactly
+/// (duplicate pages are common in filings) each engine orders them its own way inside
+/// a prefetch, RRF turns a swapped rank into a different score, and a node near the cut
+/// can trade places with its twin; a sharded collection merges per-shard prefetches,
+/// which moves the same ties around. So every node above the cut on one side must be
+/// among the other side's results, but for at most one in five.
 fn same_nodes(here: &[ScoredNode], there: &[ScoredNode]) -> bool {
     if here.len() != there.len() {
         return false;
@@ -178,10 +180,14 @@ fn same_nodes(here: &[ScoredNode], there: &[ScoredNode]) -> bool {
             .map(|node| node.id)
             .collect()
     };
-    let contains_all = |nodes: &[ScoredNode], ids: &[u64]| {
-        ids.iter().all(|id| nodes.iter().any(|node| node.id == *id))
+    let found_in = |nodes: &[ScoredNode], ids: &[u64]| {
+        let found = ids
+            .iter()
+            .filter(|id| nodes.iter().any(|node| node.id == **id))
+            .count();
+        found * 5 >= ids.len() * 4
     };
-    contains_all(there, &above_cut(here)) && contains_all(here, &above_cut(there))
+    found_in(there, &above_cut(here)) && found_in(here, &above_cut(there))
 }
 
 fn ids(nodes: &[ScoredNode]) -> Vec<u64> {
@@ -205,6 +211,22 @@ mod tests {
         // 1 and 3 swapped places (an exact tie inside one prefetch), 4 and 5 tie at the cut.
         let there = scored(&[(3, 0.9), (2, 0.5), (1, 0.4), (5, 0.1)]);
         assert!(same_nodes(&here, &there));
+    }
+
+    #[test]
+    fn one_node_in_five_may_trade_places_with_a_twin() {
+        let here: Vec<ScoredNode> = (1..=11)
+            .map(|id| ScoredNode {
+                id,
+                score: 1.0 / id as f32,
+            })
+            .collect();
+        let mut there = here.clone();
+        there[9].id = 99;
+        assert!(same_nodes(&here, &there), "one of ten");
+        there[8].id = 98;
+        there[7].id = 97;
+        assert!(!same_nodes(&here, &there), "three of ten");
     }
 
     #[test]
