@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::qdrant::{server_key, server_url, TcpProxy};
-use common::{cli, fixture, text};
+use common::{cli, fixture, ingest_distinct_fixtures, text, tree_strategies, DISTINCT_FIXTURES};
 use pagetree::catalog::DocumentStatus;
 use pagetree::ingest::{IngestOutcome, NoProgress, Progress, Stage};
 use pagetree::library::{OpenOptions, QdrantOptions};
@@ -17,31 +17,11 @@ use pagetree::search::{SearchResult, SearchSettings, Strategy};
 use pagetree::store::location::StoreLocation;
 use pagetree::Library;
 
-const FIXTURES: [&str; 4] = [
-    "multipage.pdf",
-    "cyrillic.pdf",
-    "spanish.pdf",
-    "with-empty-page.pdf",
-];
-
 const QUESTIONS: [&str; 3] = [
     "How does a turbofan jet engine produce thrust?",
     "What is the portcullis of a medieval castle?",
     "How is coffee roasted and what are arabica beans?",
 ];
-
-fn strategies() -> Vec<Strategy> {
-    vec![
-        Strategy::Flat { k: 3 },
-        Strategy::Branch { roots: 2 },
-        Strategy::Beam { width: 3 },
-        Strategy::Knee { max_roots: 20 },
-        Strategy::SensitiveKnee {
-            sensitivity: 0.85,
-            max_roots: 20,
-        },
-    ]
-}
 
 fn remote(url: &str) -> OpenOptions {
     OpenOptions {
@@ -84,15 +64,6 @@ async fn open(dir: &std::path::Path, options: OpenOptions) -> Library {
     library
 }
 
-async fn ingest_fixtures(library: &Library) {
-    for file in FIXTURES {
-        library
-            .ingest(&fixture(file), &NoProgress)
-            .await
-            .unwrap_or_else(|err| panic!("{file} ingests: {err}"));
-    }
-}
-
 /// What a search found, in a form two stores must agree on: each step's candidates
 /// with their scores (ties in any order), and the pages of the context.
 type Fingerprint = (Vec<Vec<(u64, i64)>>, Vec<(String, u32)>);
@@ -124,7 +95,7 @@ async fn all_results(library: &Library) -> Vec<Fingerprint> {
     let settings = SearchSettings::default();
     let mut results = Vec::new();
     for question in QUESTIONS {
-        for strategy in strategies() {
+        for strategy in tree_strategies() {
             let result = library
                 .search(question, &strategy, &settings)
                 .await
@@ -189,8 +160,8 @@ async fn a_remote_library_finds_what_an_embedded_one_finds() {
         remote_library.location(),
         StoreLocation::Remote(_)
     ));
-    ingest_fixtures(&embedded).await;
-    ingest_fixtures(&remote_library).await;
+    ingest_distinct_fixtures(&embedded).await;
+    ingest_distinct_fixtures(&remote_library).await;
 
     for document in remote_library.documents().await.expect("documents") {
         let (_, remote_nodes) = remote_library.tree(&document.name).await.expect("tree");
@@ -228,7 +199,7 @@ async fn migrating_to_the_server_and_back_keeps_every_result() {
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let mut library = open(dir.path(), reopen()).await;
-    ingest_fixtures(&library).await;
+    ingest_distinct_fixtures(&library).await;
     let points = library
         .store()
         .await
@@ -242,7 +213,10 @@ async fn migrating_to_the_server_and_back_keeps_every_result() {
         .migrate(MigrationTarget::Remote { url: url.clone() }, &NoProgress)
         .await
         .expect("to the server");
-    assert_eq!((report.documents, report.points), (FIXTURES.len(), points));
+    assert_eq!(
+        (report.documents, report.points),
+        (DISTINCT_FIXTURES.len(), points)
+    );
     assert!(report.checked_queries > 0);
     assert!(matches!(library.location(), StoreLocation::Remote(_)));
     assert_eq!(all_results(&library).await, before);

@@ -3,42 +3,15 @@
 
 mod common;
 
-use common::{fixture, open_library};
+use common::{ingest_distinct_fixtures, open_library, tree_strategies};
 use pagetree::ingest::NoProgress;
 use pagetree::search::{SearchResult, SearchSettings, Strategy};
 use pagetree::Library;
 
 async fn library(dir: &std::path::Path) -> Library {
     let library = open_library(dir).await;
-    for file in [
-        "multipage.pdf",
-        "cyrillic.pdf",
-        "spanish.pdf",
-        "with-empty-page.pdf",
-    ] {
-        library
-            .ingest(&fixture(file), &NoProgress)
-            .await
-            .expect("ingests");
-    }
+    ingest_distinct_fixtures(&library).await;
     library
-}
-
-fn tree_strategies() -> Vec<Strategy> {
-    vec![
-        Strategy::Flat { k: 3 },
-        Strategy::Branch { roots: 2 },
-        Strategy::Beam { width: 3 },
-        Strategy::Knee { max_roots: 20 },
-        Strategy::SensitiveKnee {
-            sensitivity: 0.85,
-            max_roots: 20,
-        },
-        Strategy::SensitiveKnee {
-            sensitivity: 0.0,
-            max_roots: 20,
-        },
-    ]
 }
 
 fn pages(result: &SearchResult) -> Vec<(String, u32)> {

@@ -29,6 +29,43 @@ pub fn filing(name: &str) -> PathBuf {
     path
 }
 
+/// The fixtures whose pages each carry a term found on no other page of the set.
+pub const DISTINCT_FIXTURES: [&str; 4] = [
+    "multipage.pdf",
+    "cyrillic.pdf",
+    "spanish.pdf",
+    "with-empty-page.pdf",
+];
+
+/// Adds [`DISTINCT_FIXTURES`] to `library`.
+pub async fn ingest_distinct_fixtures(library: &Library) {
+    for file in DISTINCT_FIXTURES {
+        library
+            .ingest(&fixture(file), &pagetree::ingest::NoProgress)
+            .await
+            .unwrap_or_else(|err| panic!("{file} ingests: {err}"));
+    }
+}
+
+/// Every tree strategy (and flat), with settings small enough for a fixture library.
+pub fn tree_strategies() -> Vec<pagetree::search::Strategy> {
+    use pagetree::search::Strategy;
+    vec![
+        Strategy::Flat { k: 3 },
+        Strategy::Branch { roots: 2 },
+        Strategy::Beam { width: 3 },
+        Strategy::Knee { max_roots: 20 },
+        Strategy::SensitiveKnee {
+            sensitivity: 0.85,
+            max_roots: 20,
+        },
+        Strategy::SensitiveKnee {
+            sensitivity: 0.0,
+            max_roots: 20,
+        },
+    ]
+}
+
 pub async fn open_library(root: &Path) -> Library {
     let (library, _) = Library::open(root, OpenOptions::default())
         .await
