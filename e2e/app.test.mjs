@@ -26,6 +26,9 @@ const DIALOG_PICK = env('PAGETREE_E2E_DIALOG_PICK');
 const LLM_URL = env('PAGETREE_E2E_LLM_URL');
 const SHOTS = env('PAGETREE_E2E_SCREENSHOTS');
 const DRIVER_PORT = Number(process.env.PAGETREE_E2E_DRIVER_PORT ?? 4444);
+// A real Qdrant server for the remote-index test; without one that test is skipped.
+const QDRANT_URL = process.env.PAGETREE_E2E_QDRANT_URL ?? '';
+const QDRANT_KEY = process.env.PAGETREE_E2E_QDRANT_KEY ?? '';
 const FILING_NAME = 'FOOTLOCKER_2022_8K_dated-2022-05-20';
 const QUESTION = 'How many votes against did Richard A. Johnson receive as a board nominee?';
 
@@ -413,4 +416,40 @@ e2eTest('"Add PDFs…" opens the system file dialog and adds the chosen file', a
   const listText = await (await browser.$('[data-testid="doc-list"]')).getText();
   assert.match(listText, /with-empty-page/);
   await shot('12-library-picked.png');
+});
+
+const remoteTest = QDRANT_URL
+  ? e2eTest
+  : (name) => test(name, { skip: 'set PAGETREE_TEST_QDRANT_URL to a Qdrant server to run it' }, () => {});
+
+/** Clicks an element after scrolling it to the middle, clear of the sticky save bar. */
+async function clickCentred(selector) {
+  const element = await browser.$(selector);
+  await browser.execute((el) => el.scrollIntoView({ block: 'center' }), element);
+  await element.click();
+}
+
+remoteTest('settings move the library to a remote Qdrant and back, and search keeps working', async () => {
+  await go('settings');
+  await clickCentred('#qdrant-remote');
+  await (await browser.$('#set-qdrant-url')).setValue(QDRANT_URL);
+  if (QDRANT_KEY) await (await browser.$('#set-qdrant-key')).setValue(QDRANT_KEY);
+  await saveSettings();
+  assert.equal(await (await browser.$('#qdrant-remote')).isSelected(), true);
+  await shot('13-settings-remote-qdrant.png');
+
+  await go('compare');
+  const flatColumn = async () => (await browser.$('[data-testid="col-flat"]')).getText().catch(() => '');
+  const earlier = await flatColumn();
+  await (await browser.$('[data-testid="compare-question"]')).setValue('Who is the new CEO of Foot Locker?');
+  await (await browser.$('[data-testid="compare-run"]')).click();
+  await browser.waitUntil(async () => {
+    const text = await flatColumn();
+    return text !== earlier && /FOOTLOCKER/.test(text);
+  }, { timeout: LONG, timeoutMsg: 'the comparison on the remote index did not run' });
+
+  await go('settings');
+  await clickCentred('#qdrant-embedded');
+  await saveSettings();
+  assert.equal(await (await browser.$('#qdrant-embedded')).isSelected(), true);
 });

@@ -71,6 +71,8 @@ PAGETREE_E2E_APP="$app" PAGETREE_E2E_FILING="$filing" \
   PAGETREE_E2E_DIALOG_PICK="$repo/tests/fixtures/with-empty-page.pdf" \
   PAGETREE_E2E_LLM_URL="http://127.0.0.1:$llm_port/v1" \
   PAGETREE_E2E_SCREENSHOTS="$shots" PAGETREE_E2E_DRIVER_PORT="$driver_port" \
+  PAGETREE_E2E_QDRANT_URL="${PAGETREE_TEST_QDRANT_URL:-}" \
+  PAGETREE_E2E_QDRANT_KEY="${PAGETREE_TEST_QDRANT_API_KEY:-}" \
   npm test || status=$?
 if [ "$status" -ne 0 ]; then
   echo "e2e: failed; the driver's log (the app's output is in it):" >&2

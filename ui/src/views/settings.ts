@@ -34,7 +34,7 @@ const modeRemote = h('input', { type: 'radio', name: 'qdrant-mode', id: 'qdrant-
 const qdrantUrl = h('input', { id: 'set-qdrant-url', type: 'url', placeholder: 'http://localhost:6334', autocomplete: 'off' });
 const qdrantKey = h('input', { id: 'set-qdrant-key', type: 'password', autocomplete: 'new-password', placeholder: 'unchanged' });
 const qdrantKeyNote = h('p', { class: 'hint key-note', id: 'set-qdrant-key-note' });
-const shards = h('input', { id: 'set-qdrant-shards', type: 'number', min: 1, step: 1, placeholder: 'one per node', inputmode: 'numeric' });
+const shards = h('input', { id: 'set-qdrant-shards', type: 'number', min: 1, step: 1, placeholder: 'auto', inputmode: 'numeric' });
 const replicas = h('input', { id: 'set-qdrant-replicas', type: 'number', min: 1, step: 1, inputmode: 'numeric' });
 const writeConsistency = h('input', { id: 'set-qdrant-write', type: 'number', min: 1, step: 1, inputmode: 'numeric' });
 const rrfK = h('input', { id: 'set-rrf', type: 'number', min: 0, step: 1, inputmode: 'numeric' });
@@ -230,7 +230,7 @@ export function createSettingsView(): HTMLElement {
         'div',
         { class: 'row' },
         field('Shards', shards, 'Empty: one per cluster node.'),
-        field('Replication factor', replicas),
+        field('Replication factor', replicas, 'Copies of each shard.'),
         field('Write consistency', writeConsistency, 'Copies that confirm each write.'),
       ),
       h(
