@@ -124,6 +124,7 @@ pub struct Library {
     dense: OnceCell<Arc<DenseEmbedder>>,
     sparse: OnceCell<Arc<SparseEmbedder>>,
     store: OnceCell<Arc<dyn VectorStore>>,
+    node_cache: crate::search::node_cache::NodeCache,
     assets: std::sync::OnceLock<Assets>,
     _lock: File,
 }
@@ -149,6 +150,7 @@ impl Library {
             dense: OnceCell::new(),
             sparse: OnceCell::new(),
             store: OnceCell::new(),
+            node_cache: crate::search::node_cache::NodeCache::default(),
             assets: std::sync::OnceLock::new(),
             _lock: lock,
         };
@@ -239,6 +241,11 @@ impl Library {
             })
             .await
             .cloned()
+    }
+
+    /// Node payloads kept between searches.
+    pub fn node_cache(&self) -> &crate::search::node_cache::NodeCache {
+        &self.node_cache
     }
 
     /// Where this library's vectors are.

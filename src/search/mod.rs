@@ -4,6 +4,7 @@
 pub mod context;
 mod execute;
 pub mod knee;
+pub mod node_cache;
 pub mod proxy;
 pub mod query;
 mod recorded;

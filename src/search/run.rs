@@ -4,6 +4,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use super::knee::sensitive_knee_cut;
+use super::node_cache::NodeCache;
 use super::walk::{elimination_walk, Stop, StopRule};
 use super::{SelectedNode, Strategy, TraceStep};
 use crate::store::{
@@ -18,6 +19,7 @@ const MAX_STEPS: usize = 64;
 /// The state of one search: the query (embedded once), the nodes seen so far, the trace.
 pub struct SearchRun<'a> {
     store: &'a dyn VectorStore,
+    cache: Option<&'a NodeCache>,
     query: &'a QueryVectors,
     fusion: Fusion,
     root_fusion: Fusion,
@@ -37,6 +39,7 @@ impl<'a> SearchRun<'a> {
     ) -> Self {
         Self {
             store,
+            cache: None,
             query,
             fusion,
             root_fusion: root_fusion.unwrap_or(fusion),
@@ -46,6 +49,12 @@ impl<'a> SearchRun<'a> {
             stopped_because: String::new(),
             started: Instant::now(),
         }
+    }
+
+    /// Reads payloads through `cache` (and fills it).
+    pub fn with_cache(mut self, cache: &'a NodeCache) -> Self {
+        self.cache = Some(cache);
+        self
     }
 
     /// Runs `strategy` from `roots` (one root id per searchable document) over the
@@ -116,7 +125,24 @@ impl<'a> SearchRun<'a> {
         if missing.is_empty() {
             return Ok(());
         }
-        for node in self.store.nodes(&missing).await? {
+        let missing = match self.cache {
+            Some(cache) => {
+                let (cached, missing) = cache.split(&missing);
+                for node in cached {
+                    self.nodes.insert(node.id, node);
+                }
+                missing
+            }
+            None => missing,
+        };
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let read = self.store.nodes(&missing).await?;
+        if let Some(cache) = self.cache {
+            cache.insert(&read);
+        }
+        for node in read {
             self.nodes.insert(node.id, node);
         }
         Ok(())
