@@ -142,3 +142,60 @@ fn bench_ingests_what_is_missing_and_reports_figures_computed_from_its_runs() {
         "{stdout}"
     );
 }
+
+/// A filing present twice under two names is one document; a question about the second
+/// name is scored against it, also in a later run that does not read the folder again.
+#[test]
+fn a_duplicate_filings_questions_are_scored_in_later_runs_too() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pdfs = dir.path().join("pdfs");
+    std::fs::create_dir_all(&pdfs).expect("dir");
+    let original = DOCUMENTS[0];
+    let copy = "AMCOR_COPY_OF_EARNINGS";
+    for name in [original, copy] {
+        std::os::unix::fs::symlink(
+            filing(&format!("{original}.pdf")),
+            pdfs.join(format!("{name}.pdf")),
+        )
+        .expect("link");
+    }
+    let all = std::fs::read_to_string(filing("../questions.jsonl")).expect("questions");
+    let about_copy: Vec<String> = all
+        .lines()
+        .filter(|line| line.contains(&format!("\"doc_name\": \"{original}\"")))
+        .map(|line| line.replace(original, copy))
+        .collect();
+    assert_eq!(about_copy.len(), 2, "two AMCOR questions");
+    let questions = dir.path().join("questions.jsonl");
+    std::fs::write(&questions, about_copy.join("\n")).expect("write");
+    let library = dir.path().join("library");
+    let questions = questions.to_str().expect("utf-8");
+    let bench = |extra: &[&str]| {
+        let mut args = vec![
+            "bench",
+            "--questions",
+            questions,
+            "--per-document",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        cli(&library, &args)
+    };
+
+    let first = bench(&[
+        "--pdfs",
+        pdfs.to_str().expect("utf-8"),
+        "--strategies",
+        "flat",
+    ]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let later = bench(&["--strategies", "flat"]);
+    assert!(later.status.success(), "{}", text(&later.stderr));
+    let hits = |output: &std::process::Output| {
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+        report["strategies"][0]["hit_rate"]
+            .as_f64()
+            .expect("hit rate")
+    };
+    assert_eq!(hits(&later), hits(&first));
+}

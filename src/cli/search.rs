@@ -265,17 +265,33 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
+/// Benchmark file names that are byte-identical copies of a library document.
+const ALIASES_KEY: &str = "bench_aliases";
+
 pub async fn bench(library: &Library, args: &BenchArgs) -> Result<ExitCode> {
     let mut questions = load_questions(&args.questions).map_err(anyhow::Error::msg)?;
     if let Some(limit) = args.limit {
         questions.truncate(limit);
     }
+    // Identical files under two names are one document: questions about either name
+    // are scored against it. The names are learnt while `--pdfs` is read and kept in
+    // the library, so that later runs without `--pdfs` score those questions too.
+    let mut aliases: std::collections::HashMap<String, String> =
+        library.catalog().json_setting(ALIASES_KEY).await?;
     if let Some(dir) = &args.pdfs {
-        // Identical files under two names are one document: questions about either
-        // name are scored against it.
-        let aliases = ingest_missing(library, dir).await?;
-        pagetree::eval::apply_aliases(&mut questions, &aliases);
+        let found = ingest_missing(library, dir).await?;
+        if found
+            .iter()
+            .any(|(name, target)| aliases.get(name) != Some(target))
+        {
+            aliases.extend(found);
+            library
+                .catalog()
+                .set_json_setting(ALIASES_KEY, &aliases)
+                .await?;
+        }
     }
+    pagetree::eval::apply_aliases(&mut questions, &aliases);
     let strategies: Vec<Strategy> = if args.strategies.is_empty() {
         args.options
             .all_strategies()?
