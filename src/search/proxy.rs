@@ -173,7 +173,7 @@ impl Library {
         let doc_ids: Vec<i64> = documents.iter().map(|d| d.id).collect();
         let names: HashMap<i64, &str> = documents.iter().map(|d| (d.id, d.name.as_str())).collect();
         let store = self.store().await?;
-        let mut ranked = store
+        let ranked = store
             .hybrid_scores(
                 query,
                 &Candidates::Sections(doc_ids),
@@ -181,7 +181,6 @@ impl Library {
                 settings.fusion,
             )
             .await?;
-        crate::store::canonical_order(&mut ranked);
         let nodes = store
             .nodes(&ranked.iter().map(|n| n.id).collect::<Vec<_>>())
             .await?;

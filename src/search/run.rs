@@ -7,9 +7,7 @@ use super::knee::sensitive_knee_cut;
 use super::node_cache::NodeCache;
 use super::walk::{elimination_walk, Stop, StopRule};
 use super::{SelectedNode, Strategy, TraceStep};
-use crate::store::{
-    canonical_order, Candidates, Fusion, QueryVectors, ScoredNode, StoreError, VectorStore,
-};
+use crate::store::{Candidates, Fusion, QueryVectors, ScoredNode, StoreError, VectorStore};
 use crate::tree::Node;
 
 /// A beam that still changes after this many steps is stopped anyway; trees are at most
@@ -106,11 +104,10 @@ impl<'a> SearchRun<'a> {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let mut ranked = self
+        let ranked = self
             .store
             .hybrid_scores(self.query, &Candidates::Ids(ids), limit, fusion)
             .await?;
-        canonical_order(&mut ranked);
         self.store_queries += 1;
         Ok(ranked)
     }
@@ -175,7 +172,7 @@ impl<'a> SearchRun<'a> {
     }
 
     async fn flat(&mut self, k: usize, documents: &[i64]) -> Result<Vec<ScoredNode>, StoreError> {
-        let mut ranked = self
+        let ranked = self
             .store
             .hybrid_scores(
                 self.query,
@@ -184,7 +181,6 @@ impl<'a> SearchRun<'a> {
                 self.fusion,
             )
             .await?;
-        canonical_order(&mut ranked);
         self.store_queries += 1;
         self.record(
             "top-k pages",

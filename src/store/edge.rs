@@ -292,7 +292,7 @@ impl VectorStore for EdgeStore {
         };
         let shard = Arc::clone(&self.shard);
         let points = shard.query(request).map_err(engine)?;
-        points
+        let mut ranked = points
             .into_iter()
             .map(|point| match point.id {
                 PointId::NumId(id) => Ok(ScoredNode {
@@ -303,7 +303,9 @@ impl VectorStore for EdgeStore {
                     "unexpected point id {other}"
                 ))),
             })
-            .collect()
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        super::canonical_order(&mut ranked);
+        Ok(ranked)
     }
 }
 

@@ -108,8 +108,9 @@ pub struct ScoredNode {
 /// Best first, and equal scores by id, so that a ranking does not depend on how an
 /// engine happens to order ties (which differs between the embedded store and a
 /// server, and with the order the points were written in). Strategies that compare a
-/// node with its children must see the same order on every store.
-pub fn canonical_order(nodes: &mut [ScoredNode]) {
+/// node with its children must see the same order on every store, so every store
+/// returns its rankings in this order.
+pub(crate) fn canonical_order(nodes: &mut [ScoredNode]) {
     nodes.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
 }
 
@@ -128,7 +129,8 @@ pub trait VectorStore: Send + Sync {
     async fn flush(&self) -> Result<(), StoreError>;
     /// Builds search indexes after bulk writes.
     async fn optimize(&self) -> Result<(), StoreError>;
-    /// One hybrid query: dense and sparse prefetches over `candidates`, fused by RRF.
+    /// One hybrid query: dense and sparse prefetches over `candidates`, fused by RRF,
+    /// best first with ties in [`canonical_order`].
     async fn hybrid_scores(
         &self,
         query: &QueryVectors,

@@ -431,7 +431,7 @@ impl VectorStore for RemoteStore {
         let response = self
             .retrying("search", || self.client.query(request.clone()))
             .await?;
-        response
+        let mut ranked = response
             .result
             .into_iter()
             .map(|point| {
@@ -440,7 +440,9 @@ impl VectorStore for RemoteStore {
                     score: point.score,
                 })
             })
-            .collect()
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        super::canonical_order(&mut ranked);
+        Ok(ranked)
     }
 }
 
