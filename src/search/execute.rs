@@ -83,8 +83,13 @@ impl Library {
         let doc_ids: Vec<i64> = documents.iter().map(|d| d.id).collect();
         let store = self.store().await?;
         let search_started = Instant::now();
-        let mut run = SearchRun::new(store.as_ref(), query, settings.fusion, settings.root_fusion)
-            .with_cache(self.node_cache());
+        let mut run = SearchRun::new(
+            store.as_ref(),
+            self.node_cache(),
+            query,
+            settings.fusion,
+            settings.root_fusion,
+        );
         let mut chosen = run.execute(strategy, &roots, &doc_ids).await?;
         if let Some(max_pages) = settings.max_node_pages.filter(|&m| m > 0) {
             chosen = run.narrow_wide_nodes(chosen, max_pages).await?;

@@ -17,7 +17,7 @@ const MAX_STEPS: usize = 64;
 /// The state of one search: the query (embedded once), the nodes seen so far, the trace.
 pub struct SearchRun<'a> {
     store: &'a dyn VectorStore,
-    cache: Option<&'a NodeCache>,
+    cache: &'a NodeCache,
     query: &'a QueryVectors,
     fusion: Fusion,
     root_fusion: Fusion,
@@ -29,15 +29,17 @@ pub struct SearchRun<'a> {
 }
 
 impl<'a> SearchRun<'a> {
+    /// A search over `store`, reading node payloads through `cache` (and filling it).
     pub fn new(
         store: &'a dyn VectorStore,
+        cache: &'a NodeCache,
         query: &'a QueryVectors,
         fusion: Fusion,
         root_fusion: Option<Fusion>,
     ) -> Self {
         Self {
             store,
-            cache: None,
+            cache,
             query,
             fusion,
             root_fusion: root_fusion.unwrap_or(fusion),
@@ -47,12 +49,6 @@ impl<'a> SearchRun<'a> {
             stopped_because: String::new(),
             started: Instant::now(),
         }
-    }
-
-    /// Reads payloads through `cache` (and fills it).
-    pub fn with_cache(mut self, cache: &'a NodeCache) -> Self {
-        self.cache = Some(cache);
-        self
     }
 
     /// Runs `strategy` from `roots` (one root id per searchable document) over the
@@ -122,23 +118,15 @@ impl<'a> SearchRun<'a> {
         if missing.is_empty() {
             return Ok(());
         }
-        let missing = match self.cache {
-            Some(cache) => {
-                let (cached, missing) = cache.split(&missing);
-                for node in cached {
-                    self.nodes.insert(node.id, node);
-                }
-                missing
-            }
-            None => missing,
-        };
+        let (cached, missing) = self.cache.split(&missing);
+        for node in cached {
+            self.nodes.insert(node.id, node);
+        }
         if missing.is_empty() {
             return Ok(());
         }
         let read = self.store.nodes(&missing).await?;
-        if let Some(cache) = self.cache {
-            cache.insert(&read);
-        }
+        self.cache.insert(&read);
         for node in read {
             self.nodes.insert(node.id, node);
         }
