@@ -105,6 +105,15 @@ impl QdrantOptions {
         }
         config
     }
+
+    /// Settings for a collection about to be made on the server at `url`, with this
+    /// run's timeout and cluster layout (checked).
+    pub(crate) fn new_remote(&self, url: &str, collection: String) -> Result<RemoteConfig> {
+        let mut config = self.apply(RemoteConfig::new(url.trim(), collection));
+        config.cluster = self.cluster.unwrap_or_default();
+        config.cluster.validate().map_err(LibraryError::Settings)?;
+        Ok(config)
+    }
 }
 
 /// What start-up found and put right.
@@ -480,9 +489,7 @@ async fn resolve_location(catalog: &Catalog, qdrant: &QdrantOptions) -> Result<S
             .into())
         }
         StoreLocation::Remote(_) | StoreLocation::Embedded => {
-            let mut config = qdrant.apply(RemoteConfig::new(url, String::new()));
-            config.cluster = qdrant.cluster.unwrap_or_default();
-            config.cluster.validate().map_err(LibraryError::Settings)?;
+            let mut config = qdrant.new_remote(url, String::new())?;
             RemoteStore::connect(config.clone(), &qdrant.api_key).await?;
             config.collection = location::collection_name(catalog).await?;
             let location = StoreLocation::Remote(config);

@@ -11,7 +11,6 @@ use crate::error::Result;
 use crate::ingest::{Progress, Stage};
 use crate::library::{Library, LibraryError};
 use crate::store::location::{self, StoreLocation};
-use crate::store::remote::RemoteConfig;
 use crate::store::{Candidates, IndexedNode, QueryVectors, ScoredNode};
 
 /// Nodes whose own vectors serve as the check queries.
@@ -125,16 +124,10 @@ impl Library {
     async fn target_location(&self, target: MigrationTarget) -> Result<StoreLocation> {
         Ok(match target {
             MigrationTarget::Embedded => StoreLocation::Embedded,
-            MigrationTarget::Remote { url } => {
-                let options = self.qdrant_options();
-                let mut config = options.apply(RemoteConfig::new(
-                    url.trim(),
-                    location::collection_name(self.catalog()).await?,
-                ));
-                config.cluster = options.cluster.unwrap_or_default();
-                config.cluster.validate().map_err(LibraryError::Settings)?;
-                StoreLocation::Remote(config)
-            }
+            MigrationTarget::Remote { url } => StoreLocation::Remote(
+                self.qdrant_options()
+                    .new_remote(&url, location::collection_name(self.catalog()).await?)?,
+            ),
         })
     }
 }
