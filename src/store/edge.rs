@@ -196,12 +196,7 @@ impl VectorStore for EdgeStore {
 
     async fn document_points(&self, doc_id: i64) -> Result<Vec<IndexedNode>, StoreError> {
         self.blocking(move |shard| {
-            let mut points = Self::scroll_points(shard, doc_filter(doc_id)?, true)?;
-            if points.iter().any(|p| p.dense.is_empty()) {
-                return Err(StoreError::BadPayload("a point has no dense vector".into()));
-            }
-            points.sort_by_key(|point| point.node.id);
-            Ok(points)
+            super::checked_points(Self::scroll_points(shard, doc_filter(doc_id)?, true)?)
         })
         .await
     }

@@ -110,6 +110,16 @@ pub struct ScoredNode {
 /// server, and with the order the points were written in). Strategies that compare a
 /// node with its children must see the same order on every store, so every store
 /// returns its rankings in this order.
+/// A document's points as [`VectorStore::document_points`] promises them: each with
+/// its dense vector, in id order.
+pub(crate) fn checked_points(mut points: Vec<IndexedNode>) -> Result<Vec<IndexedNode>, StoreError> {
+    if points.iter().any(|point| point.dense.is_empty()) {
+        return Err(StoreError::BadPayload("a point has no dense vector".into()));
+    }
+    points.sort_by_key(|point| point.node.id);
+    Ok(points)
+}
+
 pub(crate) fn canonical_order(nodes: &mut [ScoredNode]) {
     nodes.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
 }

@@ -387,12 +387,7 @@ impl VectorStore for RemoteStore {
     }
 
     async fn document_points(&self, doc_id: i64) -> Result<Vec<IndexedNode>, StoreError> {
-        let mut points = self.scroll(document_filter(doc_id), true).await?;
-        if points.iter().any(|p| p.dense.is_empty()) {
-            return Err(StoreError::BadPayload("a point has no dense vector".into()));
-        }
-        points.sort_by_key(|point| point.node.id);
-        Ok(points)
+        super::checked_points(self.scroll(document_filter(doc_id), true).await?)
     }
 
     async fn count(&self, doc_id: Option<i64>) -> Result<usize, StoreError> {
