@@ -149,3 +149,43 @@ pub trait VectorStore: Send + Sync {
         fusion: Fusion,
     ) -> Result<Vec<ScoredNode>, StoreError>;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rankings_are_best_first_with_ties_by_id() {
+        let mut ranked: Vec<ScoredNode> = [(9, 0.5), (3, 0.9), (7, 0.5), (1, 0.1)]
+            .into_iter()
+            .map(|(id, score)| ScoredNode { id, score })
+            .collect();
+        canonical_order(&mut ranked);
+        let ids: Vec<u64> = ranked.iter().map(|n| n.id).collect();
+        assert_eq!(ids, [3, 7, 9, 1]);
+    }
+
+    #[test]
+    fn document_points_need_their_dense_vectors_and_come_in_id_order() {
+        let point = |id: u64, dense: Vec<f32>| IndexedNode {
+            node: Node {
+                id,
+                doc_id: 1,
+                file_name: "a.pdf".into(),
+                parent_id: crate::tree::ROOT_PARENT,
+                child_ids: Vec::new(),
+                level: 0,
+                page_start: 1,
+                page_end: 1,
+                description: String::new(),
+                keywords: Vec::new(),
+            },
+            dense,
+            sparse: Sparse::default(),
+        };
+        let sorted = checked_points(vec![point(2, vec![1.0]), point(1, vec![1.0])])
+            .expect("complete points");
+        assert_eq!(sorted.iter().map(|p| p.node.id).collect::<Vec<_>>(), [1, 2]);
+        assert!(checked_points(vec![point(1, Vec::new())]).is_err());
+    }
+}
