@@ -1,5 +1,7 @@
 //! The hot paths of a search: knee detection, the elimination walk, one hybrid scoring
-//! step over 20 / 200 / 2,000 candidates in a real embedded store, context assembly.
+//! step over 20 / 200 / 2,000 candidates in a real embedded store (the engine's fused
+//! query, the raw scores a tree step now fetches, and fusing them here), context
+//! assembly.
 //!
 //! `cargo bench --bench hot_paths` (release build; the store step needs no model).
 
@@ -12,7 +14,7 @@ use pagetree::search::knee::{knee_cut, sensitive_knee_cut};
 use pagetree::search::walk::elimination_walk;
 use pagetree::search::SelectedNode;
 use pagetree::store::edge::EdgeStore;
-use pagetree::store::{Candidates, Fusion, ScoredNode, VectorStore};
+use pagetree::store::{rrf, Candidates, Fusion, ScoredNode, VectorStore};
 use pagetree::synthetic::Generator;
 
 const SIZES: [usize; 3] = [20, 200, 2_000];
@@ -88,12 +90,33 @@ fn hybrid_step(c: &mut Criterion) {
     for n in SIZES {
         let candidates =
             Candidates::Ids(ids.iter().step_by(ids.len() / n).take(n).copied().collect());
-        group.bench_with_input(BenchmarkId::from_parameter(n), &candidates, |b, cands| {
+        group.bench_with_input(
+            BenchmarkId::new("engine-rrf", n),
+            &candidates,
+            |b, cands| {
+                b.iter(|| {
+                    runtime
+                        .block_on(store.hybrid_scores(&query, cands, n, fusion))
+                        .expect("scores")
+                })
+            },
+        );
+        let Candidates::Ids(ids) = &candidates else {
+            continue;
+        };
+        // What a tree step costs now: raw scores from the store, fused here.
+        group.bench_with_input(BenchmarkId::new("raw-scores", n), ids, |b, ids| {
             b.iter(|| {
                 runtime
-                    .block_on(store.hybrid_scores(&query, cands, n, fusion))
+                    .block_on(store.raw_scores(&query, ids))
                     .expect("scores")
             })
+        });
+        let raw = runtime
+            .block_on(store.raw_scores(&query, ids))
+            .expect("scores");
+        group.bench_with_input(BenchmarkId::new("local-rrf", n), &raw, |b, raw| {
+            b.iter(|| rrf::fuse(black_box(raw), fusion))
         });
     }
     group.finish();

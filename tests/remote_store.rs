@@ -402,3 +402,20 @@ async fn a_wrong_api_key_is_refused_in_words_that_do_not_repeat_it() {
     let catalog = Library::open_catalog(dir.path()).await.expect("catalog");
     assert_eq!(catalog.setting("vector_store").await.expect("read"), None);
 }
+
+#[tokio::test]
+async fn local_fusion_of_raw_scores_ranks_exactly_as_the_server() {
+    use common::contract::{assert_local_fusion_matches_the_engine, fill, DIMENSION};
+    use pagetree::store::remote::{RemoteConfig, RemoteStore};
+    let Some(url) = server_url("local_fusion_of_raw_scores_ranks_exactly_as_the_server") else {
+        return;
+    };
+    // One collection, emptied at the start of every run.
+    let collection = "pagetree_test_store_contract";
+    let key = ApiKey::new(server_key().unwrap_or_default());
+    let store = RemoteStore::open(RemoteConfig::new(url, collection), &key, DIMENSION, true)
+        .await
+        .expect("the server opens a fresh collection");
+    let points = fill(&store, 3).await;
+    assert_local_fusion_matches_the_engine(&store, &points).await;
+}

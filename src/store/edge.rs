@@ -12,12 +12,13 @@ use qdrant_edge::{
     EdgeVectorParamsBuilder, FieldCondition, FieldIndexOperations, Filter, Fusion as EdgeFusion,
     HasIdCondition, Match, Modifier, NamedQuery, OperationError, PayloadFieldSchema,
     PayloadSchemaType, PointId, PointInsertOperations, PointOperations, Prefetch, QueryEnum,
-    QueryRequest, ScoringQuery, ScrollRequest, SparseVector, UpdateOperation, ValueVariants,
-    VectorInternal, VectorPersisted, VectorStructPersisted, WithPayloadInterface, WithVector,
+    QueryRequest, ScoringQuery, ScrollRequest, SearchParams, SparseVector, UpdateOperation,
+    ValueVariants, VectorInternal, VectorPersisted, VectorStructPersisted, WithPayloadInterface,
+    WithVector,
 };
 
 use super::{
-    Candidates, Fusion, IndexedNode, QueryVectors, ScoredNode, StoreError, VectorStore,
+    Candidates, Fusion, IndexedNode, QueryVectors, RawScores, ScoredNode, StoreError, VectorStore,
     DENSE_VECTOR, SPARSE_VECTOR,
 };
 use crate::tree::Node;
@@ -285,22 +286,87 @@ impl VectorStore for EdgeStore {
             with_vector: WithVector::Bool(false),
             with_payload: WithPayloadInterface::Bool(false),
         };
-        let shard = Arc::clone(&self.shard);
-        let points = shard.query(request).map_err(engine)?;
+        // On a blocking thread, so that the queries of one step (narrowing several
+        // sections) run side by side.
+        let points = self
+            .blocking(move |shard| shard.query(request).map_err(engine))
+            .await?;
         let mut ranked = points
             .into_iter()
-            .map(|point| match point.id {
-                PointId::NumId(id) => Ok(ScoredNode {
-                    id,
+            .map(|point| {
+                Ok(ScoredNode {
+                    id: numeric_id(point.id)?,
                     score: point.score,
-                }),
-                other => Err(StoreError::BadPayload(format!(
-                    "unexpected point id {other}"
-                ))),
+                })
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
         super::canonical_order(&mut ranked);
         Ok(ranked)
+    }
+
+    async fn raw_scores(
+        &self,
+        query: &QueryVectors,
+        ids: &[u64],
+    ) -> Result<Vec<RawScores>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let filter = candidates_filter(&Candidates::Ids(ids.to_vec()))?;
+        let limit = ids.len();
+        let dense = VectorInternal::from(query.dense.clone());
+        let sparse = VectorInternal::from(SparseVector {
+            indices: query.sparse.indices.clone(),
+            values: query.sparse.values.clone(),
+        });
+        self.blocking(move |shard| {
+            let dense = exact_similarities(shard, dense, DENSE_VECTOR, limit, filter.clone())?;
+            let sparse = exact_similarities(shard, sparse, SPARSE_VECTOR, limit, filter)?;
+            Ok(super::join_similarities(dense, sparse))
+        })
+        .await
+    }
+}
+
+/// The similarity of every point passing `filter` by one vector, by exact search.
+fn exact_similarities(
+    shard: &EdgeShard,
+    vector: VectorInternal,
+    using: &str,
+    limit: usize,
+    filter: Filter,
+) -> Result<Vec<(u64, f32)>, StoreError> {
+    let request = QueryRequest {
+        prefetches: Vec::new(),
+        query: Some(ScoringQuery::Vector(QueryEnum::Nearest(NamedQuery {
+            query: vector,
+            using: Some(using.to_string()),
+        }))),
+        filter: Some(filter),
+        score_threshold: None,
+        limit,
+        offset: 0,
+        params: Some(SearchParams {
+            exact: true,
+            ..SearchParams::default()
+        }),
+        with_vector: WithVector::Bool(false),
+        with_payload: WithPayloadInterface::Bool(false),
+    };
+    shard
+        .query(request)
+        .map_err(engine)?
+        .into_iter()
+        .map(|point| Ok((numeric_id(point.id)?, point.score)))
+        .collect()
+}
+
+fn numeric_id(id: PointId) -> Result<u64, StoreError> {
+    match id {
+        PointId::NumId(id) => Ok(id),
+        other => Err(StoreError::BadPayload(format!(
+            "unexpected point id {other}"
+        ))),
     }
 }
 
@@ -320,7 +386,7 @@ fn prefetch(vector: VectorInternal, using: &str, limit: usize, filter: Filter) -
 
 fn candidates_filter(candidates: &Candidates) -> Result<Filter, StoreError> {
     match candidates {
-        Candidates::Ids(ids) => {
+        Candidates::Ids(ids) | Candidates::BestOf(ids) => {
             let set: AHashSet<PointId> = ids.iter().map(|&id| PointId::NumId(id)).collect();
             Ok(Filter::new_must(Condition::HasId(HasIdCondition::from(
                 set,

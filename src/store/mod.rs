@@ -4,6 +4,7 @@
 pub mod edge;
 pub mod location;
 pub mod remote;
+pub mod rrf;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -80,8 +81,11 @@ pub struct Fusion {
 /// Which points one scoring step may rank.
 #[derive(Debug, Clone)]
 pub enum Candidates {
-    /// Exactly these node ids.
+    /// Exactly these node ids, every one ranked by both vectors.
     Ids(Vec<u64>),
+    /// The best of these node ids: as for [`Candidates::LeavesOf`], each vector passes
+    /// on only as many as the query asks for before the fusion.
+    BestOf(Vec<u64>),
     /// Every page (leaf) of these documents.
     LeavesOf(Vec<i64>),
     /// Every section summary (parents and roots) of these documents.
@@ -94,9 +98,23 @@ impl Candidates {
     pub fn prefetch_limit(&self, limit: usize) -> usize {
         match self {
             Candidates::Ids(ids) => ids.len().max(1),
-            Candidates::LeavesOf(_) | Candidates::Sections(_) => limit.max(1),
+            Candidates::BestOf(_) | Candidates::LeavesOf(_) | Candidates::Sections(_) => {
+                limit.max(1)
+            }
         }
     }
+}
+
+/// How similar one node is to the query by each half of the hybrid score, before the
+/// two rankings are fused.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RawScores {
+    pub id: u64,
+    /// Cosine similarity of the dense vectors.
+    pub dense: f32,
+    /// BM25 (IDF-weighted) score; none when the node shares no term with the query,
+    /// since the engine leaves such a node out of the sparse ranking altogether.
+    pub sparse: Option<f32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -105,11 +123,6 @@ pub struct ScoredNode {
     pub score: f32,
 }
 
-/// Best first, and equal scores by id, so that a ranking does not depend on how an
-/// engine happens to order ties (which differs between the embedded store and a
-/// server, and with the order the points were written in). Strategies that compare a
-/// node with its children must see the same order on every store, so every store
-/// returns its rankings in this order.
 /// A document's points as [`VectorStore::document_points`] promises them: each with
 /// its dense vector, in id order.
 pub(crate) fn checked_points(mut points: Vec<IndexedNode>) -> Result<Vec<IndexedNode>, StoreError> {
@@ -120,6 +133,11 @@ pub(crate) fn checked_points(mut points: Vec<IndexedNode>) -> Result<Vec<Indexed
     Ok(points)
 }
 
+/// Best first, and equal scores by id, so that a ranking does not depend on how an
+/// engine happens to order ties (which differs between the embedded store and a
+/// server, and with the order the points were written in). Strategies that compare a
+/// node with its children must see the same order on every store, so every store
+/// returns its rankings in this order.
 pub(crate) fn canonical_order(nodes: &mut [ScoredNode]) {
     nodes.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
 }
@@ -148,6 +166,32 @@ pub trait VectorStore: Send + Sync {
         limit: usize,
         fusion: Fusion,
     ) -> Result<Vec<ScoredNode>, StoreError>;
+    /// The query's similarity to each of `ids` by both vectors, computed exactly (never
+    /// through the approximate index), in id order; ids not stored are left out. A
+    /// search fuses any subset of these itself ([`rrf::fuse`] gives what
+    /// `hybrid_scores` over that subset would), so a node is scored once per search and
+    /// any number of rankings cost one store call.
+    async fn raw_scores(
+        &self,
+        query: &QueryVectors,
+        ids: &[u64],
+    ) -> Result<Vec<RawScores>, StoreError>;
+}
+
+/// Joins a dense and a sparse similarity list (each id at most once) into raw scores in
+/// id order. Points without a dense similarity are not nodes of ours and are left out.
+pub(crate) fn join_similarities(dense: Vec<(u64, f32)>, sparse: Vec<(u64, f32)>) -> Vec<RawScores> {
+    let sparse: std::collections::HashMap<u64, f32> = sparse.into_iter().collect();
+    let mut joined: Vec<RawScores> = dense
+        .into_iter()
+        .map(|(id, dense)| RawScores {
+            id,
+            dense,
+            sparse: sparse.get(&id).copied(),
+        })
+        .collect();
+    joined.sort_by_key(|scores| scores.id);
+    joined
 }
 
 #[cfg(test)]

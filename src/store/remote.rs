@@ -12,7 +12,8 @@ use qdrant_client::qdrant::{
     point_id::PointIdOptions, Condition, CountPointsBuilder, CreateCollectionBuilder,
     CreateFieldIndexCollectionBuilder, DeletePointsBuilder, Distance, FieldType, Filter,
     GetPointsBuilder, Modifier, NamedVectors, PointId, PointStruct, PrefetchQueryBuilder, Query,
-    QueryPointsBuilder, RetrievedPoint, RrfBuilder, ScrollPointsBuilder, SparseVectorParamsBuilder,
+    QueryBatchPoints, QueryBatchPointsBuilder, QueryPointsBuilder, RetrievedPoint, RrfBuilder,
+    ScrollPointsBuilder, SearchParamsBuilder, SparseVectorParamsBuilder,
     SparseVectorsConfigBuilder, UpsertPointsBuilder, Value, VectorInput, VectorParamsBuilder,
     VectorsConfigBuilder, VectorsOutput,
 };
@@ -20,8 +21,8 @@ use qdrant_client::{Payload, Qdrant, QdrantError};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Candidates, Fusion, IndexedNode, QueryVectors, ScoredNode, Sparse, StoreError, VectorStore,
-    DENSE_VECTOR, SPARSE_VECTOR,
+    Candidates, Fusion, IndexedNode, QueryVectors, RawScores, ScoredNode, Sparse, StoreError,
+    VectorStore, DENSE_VECTOR, SPARSE_VECTOR,
 };
 use crate::llm::ApiKey;
 use crate::tree::{Node, ROOT_PARENT};
@@ -439,6 +440,68 @@ impl VectorStore for RemoteStore {
         super::canonical_order(&mut ranked);
         Ok(ranked)
     }
+
+    async fn raw_scores(
+        &self,
+        query: &QueryVectors,
+        ids: &[u64],
+    ) -> Result<Vec<RawScores>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Both exact searches go in one request: one round trip per call.
+        let request = similarities_request(&self.config.collection, query, ids)?;
+        let response = self
+            .retrying("search", || self.client.query_batch(request.clone()))
+            .await?;
+        let mut lists = response.result.into_iter().map(|batch| {
+            batch
+                .result
+                .into_iter()
+                .map(|point| Ok((numeric_id(point.id)?, point.score)))
+                .collect::<Result<Vec<(u64, f32)>, StoreError>>()
+        });
+        let (Some(dense), Some(sparse)) = (lists.next(), lists.next()) else {
+            return Err(StoreError::Remote {
+                url: self.config.url.clone(),
+                detail: "the server answered a two-part search with fewer parts".into(),
+            });
+        };
+        Ok(super::join_similarities(dense?, sparse?))
+    }
+}
+
+/// An exact dense and an exact sparse search over exactly `ids`, each returning every
+/// match with its similarity.
+fn similarities_request(
+    collection: &str,
+    query: &QueryVectors,
+    ids: &[u64],
+) -> Result<QueryBatchPoints, StoreError> {
+    let filter = candidates_filter(&Candidates::Ids(ids.to_vec()));
+    let limit = u64::try_from(ids.len())
+        .map_err(|_| StoreError::Engine(format!("bad limit {}", ids.len())))?;
+    let exact = |input: VectorInput, using: &str| {
+        QueryPointsBuilder::new(collection)
+            .query(Query::new_nearest(input))
+            .using(using)
+            .filter(filter.clone())
+            .params(SearchParamsBuilder::default().exact(true))
+            .limit(limit)
+            .with_payload(false)
+            .build()
+    };
+    Ok(QueryBatchPointsBuilder::new(
+        collection,
+        vec![
+            exact(VectorInput::new_dense(query.dense.clone()), DENSE_VECTOR),
+            exact(
+                VectorInput::new_sparse(query.sparse.indices.clone(), query.sparse.values.clone()),
+                SPARSE_VECTOR,
+            ),
+        ],
+    )
+    .build())
 }
 
 /// The query the embedded store runs, in the server's terms: a dense and a sparse
@@ -486,7 +549,7 @@ fn hybrid_request(
 
 fn candidates_filter(candidates: &Candidates) -> Filter {
     match candidates {
-        Candidates::Ids(ids) => {
+        Candidates::Ids(ids) | Candidates::BestOf(ids) => {
             Filter::must([Condition::has_id(ids.iter().map(|&id| PointId::from(id)))])
         }
         // Leaves are the nodes nobody lists as a parent: level 0 in the payload.

@@ -1,6 +1,7 @@
 //! Shared helpers for the integration tests.
 #![allow(dead_code)]
 
+pub mod contract;
 pub mod llama;
 pub mod openai_double;
 pub mod qdrant;

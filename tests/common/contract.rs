@@ -1,0 +1,112 @@
+//! Checks every store must pass, whatever engine is behind it.
+
+use pagetree::store::{rrf, Candidates, Fusion, IndexedNode, VectorStore};
+use pagetree::synthetic::Generator;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+
+pub const DIMENSION: usize = 64;
+
+/// Writes three synthetic documents into `store` and returns their points. Sparse
+/// weights are made continuous (BM25 weights are; raw term counts tie all the time),
+/// so that no two nodes share a similarity and every ranking has one right order.
+pub async fn fill(store: &dyn VectorStore, seed: u64) -> Vec<IndexedNode> {
+    let mut generator = Generator::new(seed, DIMENSION).expect("generator");
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut points = Vec::new();
+    for (doc, pages) in [(1, 40), (2, 17), (3, 90)] {
+        let mut nodes = generator.document(doc, "contract.pdf", pages);
+        for node in &mut nodes {
+            for value in &mut node.sparse.values {
+                *value *= rng.random_range(0.5..1.5);
+            }
+        }
+        points.extend(nodes.clone());
+        store.upsert(nodes).await.expect("upsert");
+    }
+    store.flush().await.expect("flush");
+    points
+}
+
+/// `rrf::fuse` over `raw_scores` must give exactly what the store's own fused query
+/// gives for the same candidates (ids, order and scores), and the raw dense similarity
+/// must be the exact cosine, for candidate sets of every size and several fusions.
+pub async fn assert_local_fusion_matches_the_engine(
+    store: &dyn VectorStore,
+    points: &[IndexedNode],
+) {
+    let mut generator = Generator::new(99, DIMENSION).expect("generator");
+    let mut rng = StdRng::seed_from_u64(5);
+    let fusions = [
+        Fusion {
+            rrf_k: 2,
+            dense_weight: 1.0,
+            sparse_weight: 1.0,
+        },
+        Fusion {
+            rrf_k: 60,
+            dense_weight: 1.0,
+            sparse_weight: 1.0,
+        },
+        Fusion {
+            rrf_k: 2,
+            dense_weight: 2.0,
+            sparse_weight: 0.5,
+        },
+        Fusion {
+            rrf_k: 5,
+            dense_weight: 0.0,
+            sparse_weight: 1.0,
+        },
+    ];
+    for round in 0..12 {
+        let query = generator.query();
+        let size = [1, 5, 40, points.len()][round % 4];
+        let mut ids: Vec<u64> = points.iter().map(|p| p.node.id).collect();
+        ids.shuffle(&mut rng);
+        ids.truncate(size);
+        // An id nobody stored is simply absent from both.
+        ids.push(u64::MAX / 2);
+
+        let raw = store.raw_scores(&query, &ids).await.expect("raw scores");
+        assert_eq!(raw.len(), size, "every stored candidate is scored");
+        assert!(raw.windows(2).all(|w| w[0].id < w[1].id), "id order");
+        for scores in &raw {
+            let point = points
+                .iter()
+                .find(|p| p.node.id == scores.id)
+                .expect("a point");
+            let cosine: f32 = point
+                .dense
+                .iter()
+                .zip(&query.dense)
+                .map(|(a, b)| a * b)
+                .sum();
+            assert!(
+                (scores.dense - cosine).abs() < 1e-4,
+                "node {}: dense {} against the exact cosine {cosine}",
+                scores.id,
+                scores.dense
+            );
+            let shares_a_term = point
+                .sparse
+                .indices
+                .iter()
+                .any(|i| query.sparse.indices.contains(i));
+            assert_eq!(scores.sparse.is_some(), shares_a_term, "node {}", scores.id);
+        }
+
+        for fusion in fusions {
+            let engine = store
+                .hybrid_scores(&query, &Candidates::Ids(ids.clone()), ids.len(), fusion)
+                .await
+                .expect("hybrid scores");
+            let local = rrf::fuse(&raw, fusion);
+            assert_eq!(
+                local, engine,
+                "round {round}, {fusion:?}, {size} candidates"
+            );
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! The embedded store keeps the promises every store makes (see `common::contract`).
+
+mod common;
+
+use common::contract::{assert_local_fusion_matches_the_engine, fill, DIMENSION};
+use pagetree::store::edge::EdgeStore;
+use pagetree::store::VectorStore;
+
+#[tokio::test]
+async fn local_fusion_of_raw_scores_ranks_exactly_as_the_embedded_engine() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = EdgeStore::open(dir.path(), DIMENSION).expect("store");
+    let points = fill(&store, 3).await;
+    assert_local_fusion_matches_the_engine(&store, &points).await;
+    // Once optimized (an HNSW graph, the exact search must not go through it).
+    store.optimize().await.expect("optimize");
+    assert_local_fusion_matches_the_engine(&store, &points).await;
+}
