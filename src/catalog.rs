@@ -1,5 +1,6 @@
 //! The library's catalog in SQLite: documents, page texts and settings.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
@@ -277,6 +278,49 @@ impl Catalog {
         Ok(())
     }
 
+    /// The ready documents that have nodes, with their node counts, in id order: all a
+    /// search needs to find every tree's root, without the per-document page counts
+    /// [`Catalog::documents`] works out.
+    pub async fn searchable_node_counts(&self) -> Result<Vec<(i64, u32)>, CatalogError> {
+        let rows = sqlx::query(
+            "SELECT id, node_count FROM documents \
+             WHERE status = ? AND node_count > 0 ORDER BY id",
+        )
+        .bind(DocumentStatus::Ready.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|row| (row.get::<i64, _>(0), row.get::<i64, _>(1) as u32))
+            .collect())
+    }
+
+    /// The texts of many pages in a few queries; pages without a row are left out.
+    pub async fn page_texts(
+        &self,
+        pages: &[(i64, u32)],
+    ) -> Result<HashMap<(i64, u32), String>, CatalogError> {
+        // Two parameters a page, well under SQLite's limit on parameters.
+        const PAGES_PER_QUERY: usize = 400;
+        let mut texts = HashMap::with_capacity(pages.len());
+        for chunk in pages.chunks(PAGES_PER_QUERY) {
+            let pairs = vec!["(?, ?)"; chunk.len()].join(", ");
+            let sql = format!(
+                "SELECT document_id, page_number, text FROM pages \
+                 WHERE (document_id, page_number) IN (VALUES {pairs})"
+            );
+            let mut query = sqlx::query(&sql);
+            for (doc_id, page) in chunk {
+                query = query.bind(doc_id).bind(page);
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                let page = row.get::<i64, _>(1) as u32;
+                texts.insert((row.get(0), page), row.get(2));
+            }
+        }
+        Ok(texts)
+    }
+
     pub async fn page_text(&self, doc_id: i64, page: u32) -> Result<Option<String>, CatalogError> {
         let row = sqlx::query("SELECT text FROM pages WHERE document_id = ? AND page_number = ?")
             .bind(doc_id)
@@ -383,6 +427,51 @@ mod tests {
             catalog.resolve("nope").await,
             Err(CatalogError::UnknownDocument(_))
         ));
+    }
+
+    #[tokio::test]
+    async fn searches_see_only_ready_documents_and_read_many_pages_at_once() {
+        let (_dir, catalog) = catalog().await;
+        let mut ids = Vec::new();
+        for (hash, pages) in [("h1", 3u32), ("h2", 450), ("h3", 2)] {
+            let doc = catalog
+                .begin_document(hash, &format!("{hash}.pdf"), "/x.pdf")
+                .await
+                .expect("begin");
+            let texts: Vec<PageText> = (1..=pages)
+                .map(|number| PageText {
+                    number,
+                    text: format!("{hash} page {number}"),
+                    has_text: true,
+                })
+                .collect();
+            catalog.save_pages(doc.id, &texts).await.expect("pages");
+            ids.push(doc.id);
+        }
+        catalog
+            .mark_ready(ids[0], 4, "extractive", None)
+            .await
+            .expect("ready");
+        catalog
+            .mark_ready(ids[1], 600, "extractive", None)
+            .await
+            .expect("ready");
+        // The third is still being ingested: not searchable.
+        assert_eq!(
+            catalog.searchable_node_counts().await.expect("counts"),
+            [(ids[0], 4), (ids[1], 600)]
+        );
+
+        // More pages than one query takes, and one that does not exist.
+        let mut wanted: Vec<(i64, u32)> = (1..=450).map(|page| (ids[1], page)).collect();
+        wanted.push((ids[0], 2));
+        wanted.push((ids[0], 99));
+        let texts = catalog.page_texts(&wanted).await.expect("texts");
+        assert_eq!(texts.len(), 451);
+        assert_eq!(texts[&(ids[1], 450)], "h2 page 450");
+        assert_eq!(texts[&(ids[0], 2)], "h1 page 2");
+        assert!(!texts.contains_key(&(ids[0], 99)));
+        assert!(catalog.page_texts(&[]).await.expect("none").is_empty());
     }
 
     #[tokio::test]

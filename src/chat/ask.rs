@@ -147,13 +147,13 @@ impl Library {
         &self,
         search: &SearchResult,
     ) -> Result<std::collections::HashMap<(i64, u32), String>> {
-        let mut texts = std::collections::HashMap::new();
-        for page in &search.context.pages {
-            if let Some(text) = self.catalog().page_text(page.doc_id, page.page).await? {
-                texts.insert((page.doc_id, page.page), text);
-            }
-        }
-        Ok(texts)
+        let pages: Vec<(i64, u32)> = search
+            .context
+            .pages
+            .iter()
+            .map(|page| (page.doc_id, page.page))
+            .collect();
+        Ok(self.catalog().page_texts(&pages).await?)
     }
 }
 

@@ -1,6 +1,5 @@
 //! `Library::search`: embeds the question once, runs a strategy, assembles the context.
 
-use std::collections::HashMap;
 use std::time::Instant;
 
 use super::context::{self, Context};
@@ -73,14 +72,20 @@ impl Library {
                 .proxy_pointer(question, query, embed_ms, strategy, settings)
                 .await;
         }
-        let documents = self
-            .searchable_documents(settings.documents.as_deref())
-            .await?;
+        let only = settings.documents.as_deref();
+        let documents: Vec<(i64, u32)> = self
+            .catalog()
+            .searchable_node_counts()
+            .await?
+            .into_iter()
+            .filter(|(id, _)| only.is_none_or(|ids| ids.contains(id)))
+            .collect();
+        // A tree's root is its last node.
         let roots: Vec<u64> = documents
             .iter()
-            .map(|d| node_id(d.id, d.node_count.unwrap_or(1) as usize - 1))
+            .map(|&(id, nodes)| node_id(id, nodes as usize - 1))
             .collect();
-        let doc_ids: Vec<i64> = documents.iter().map(|d| d.id).collect();
+        let doc_ids: Vec<i64> = documents.iter().map(|&(id, _)| id).collect();
         let store = self.store().await?;
         let search_started = Instant::now();
         let mut run = SearchRun::new(
@@ -118,18 +123,13 @@ impl Library {
         selected: &[SelectedNode],
         budget: Option<usize>,
     ) -> Result<Context> {
-        let mut texts: HashMap<(i64, u32), String> = HashMap::new();
-        for node in selected {
-            for page in node.page_start..=node.page_end {
-                if let std::collections::hash_map::Entry::Vacant(slot) =
-                    texts.entry((node.doc_id, page))
-                {
-                    if let Some(text) = self.catalog().page_text(node.doc_id, page).await? {
-                        slot.insert(text);
-                    }
-                }
-            }
-        }
+        let mut pages: Vec<(i64, u32)> = selected
+            .iter()
+            .flat_map(|node| (node.page_start..=node.page_end).map(|page| (node.doc_id, page)))
+            .collect();
+        pages.sort_unstable();
+        pages.dedup();
+        let texts = self.catalog().page_texts(&pages).await?;
         let lookup = |doc: i64, page: u32| texts.get(&(doc, page)).cloned();
         Ok(context::assemble(selected, &lookup, budget))
     }
