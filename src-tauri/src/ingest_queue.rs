@@ -99,6 +99,8 @@ async fn work(
     cancel: Arc<AtomicBool>,
     queued: Arc<AtomicUsize>,
 ) {
+    // Whether a document was added since the index was last optimized.
+    let mut added = false;
     while let Some(path) = receiver.recv().await {
         let file = pagetree::pdf::display_name(&path);
         let finished = if cancel.load(Ordering::SeqCst) {
@@ -120,13 +122,33 @@ async fn work(
                 }
             }
         };
+        added |= finished.error.is_none();
         if let Err(err) = app.emit(FINISHED_EVENT, &finished) {
             tracing::warn!(error = %err, "the window did not take an ingestion event");
         }
-        // The last file of a cancelled batch re-arms the queue for the next one.
+        // The last file of a batch re-arms a cancelled queue for the next one, and
+        // builds the search indexes over what the batch added (as `pagetree ingest`
+        // does after its files): once per batch, not per file, since each run may
+        // rewrite a large part of the index.
         if queued.fetch_sub(1, Ordering::SeqCst) == 1 {
             cancel.store(false, Ordering::SeqCst);
+            if std::mem::take(&mut added) {
+                optimize(&library).await;
+            }
         }
+    }
+}
+
+async fn optimize(library: &SharedLibrary) {
+    let library = library.read().await;
+    let optimized = match library.store().await {
+        Ok(store) => store.optimize().await.map_err(|err| err.to_string()),
+        Err(err) => Err(err.to_string()),
+    };
+    if let Err(err) = optimized {
+        // Searches still work on an unoptimized index, only slower; the next batch
+        // tries again.
+        tracing::warn!(error = %err, "the vector index was not optimized");
     }
 }
 
