@@ -216,50 +216,62 @@ impl<'a> SearchRun<'a> {
         let best: Vec<ScoredNode> = ranked_roots.iter().take(count.max(1)).cloned().collect();
         self.load(&best).await?;
         self.record("roots", &ranked_roots, None, best.len(), Vec::new(), &best);
-        let mut queue: std::collections::VecDeque<ScoredNode> = best.into();
+        let mut queue: Vec<ScoredNode> = best;
         let mut finals = Vec::new();
         let mut expansions = 0;
-        while let Some(node) = queue.pop_front() {
-            let children = self.children_of(node.id).to_vec();
-            if children.is_empty() || expansions >= MAX_STEPS * 8 {
-                finals.push(node);
-                continue;
-            }
-            expansions += 1;
-            let mut ids = vec![node.id];
-            ids.extend(children);
-            let ranked = self.rank(ids).await?;
-            let position = ranked
+        // The queue is taken a wave at a time, in order: every queued node's payload is
+        // read, and it and its children scored, in one store call each per wave.
+        while !queue.is_empty() {
+            let wave = std::mem::take(&mut queue);
+            self.load(&wave).await?;
+            let family: Vec<u64> = wave
                 .iter()
-                .position(|n| n.id == node.id)
-                .unwrap_or(ranked.len());
-            let winners: Vec<ScoredNode> = ranked[..position].to_vec();
-            if winners.is_empty() {
-                let kept = ranked
+                .flat_map(|node| {
+                    std::iter::once(node.id).chain(self.children_of(node.id).iter().copied())
+                })
+                .collect();
+            self.score(&family).await?;
+            for node in wave {
+                let children = self.children_of(node.id).to_vec();
+                if children.is_empty() || expansions >= MAX_STEPS * 8 {
+                    finals.push(node);
+                    continue;
+                }
+                expansions += 1;
+                let mut ids = vec![node.id];
+                ids.extend(children);
+                let ranked = self.rank(ids).await?;
+                let position = ranked
                     .iter()
-                    .find(|n| n.id == node.id)
-                    .cloned()
-                    .unwrap_or(node);
-                self.record(
-                    format!("node {} beats its children", kept.id),
-                    &ranked,
-                    None,
-                    1,
-                    Vec::new(),
-                    std::slice::from_ref(&kept),
-                );
-                finals.push(kept);
-            } else {
-                self.record(
-                    format!("children replace node {}", node.id),
-                    &ranked,
-                    None,
-                    winners.len(),
-                    vec![node.id],
-                    &winners,
-                );
-                self.load(&winners).await?;
-                queue.extend(winners);
+                    .position(|n| n.id == node.id)
+                    .unwrap_or(ranked.len());
+                let winners: Vec<ScoredNode> = ranked[..position].to_vec();
+                if winners.is_empty() {
+                    let kept = ranked
+                        .iter()
+                        .find(|n| n.id == node.id)
+                        .cloned()
+                        .unwrap_or(node);
+                    self.record(
+                        format!("node {} beats its children", kept.id),
+                        &ranked,
+                        None,
+                        1,
+                        Vec::new(),
+                        std::slice::from_ref(&kept),
+                    );
+                    finals.push(kept);
+                } else {
+                    self.record(
+                        format!("children replace node {}", node.id),
+                        &ranked,
+                        None,
+                        winners.len(),
+                        vec![node.id],
+                        &winners,
+                    );
+                    queue.extend(winners);
+                }
             }
         }
         self.stopped_because = "every branch ended at a node that beats its children".into();
@@ -496,10 +508,18 @@ mod tests {
     /// A store holding a 120-page and a 6-page synthetic document; returns the store,
     /// each document's root and the query.
     async fn two_documents(dir: &std::path::Path) -> (EdgeStore, Vec<ScoredNode>, QueryVectors) {
+        documents(dir, &[(1, 120), (2, 6)]).await
+    }
+
+    /// A store holding synthetic documents of these (id, pages).
+    async fn documents(
+        dir: &std::path::Path,
+        shapes: &[(i64, usize)],
+    ) -> (EdgeStore, Vec<ScoredNode>, QueryVectors) {
         let store = EdgeStore::open(dir, DIMENSION).expect("store");
         let mut generator = Generator::new(17, DIMENSION).expect("generator");
         let mut roots = Vec::new();
-        for (doc, pages) in [(1, 120), (2, 6)] {
+        for &(doc, pages) in shapes {
             let mut nodes = generator.document(doc, "narrow.pdf", pages);
             // Continuous weights, as BM25's are: raw term counts tie, and the engine
             // orders ties its own way where a search orders them by id.
@@ -632,6 +652,47 @@ mod tests {
                 .unwrap_or_else(|p| p.into_inner())
                 .push(ids.to_vec());
             self.inner.raw_scores(query, ids).await
+        }
+    }
+
+    #[tokio::test]
+    async fn branch_search_scores_a_whole_wave_of_expansions_in_one_call() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let shapes: Vec<(i64, usize)> = (1..=6).map(|doc| (doc, 30)).collect();
+        let (inner, roots, query) = documents(dir.path(), &shapes).await;
+        let store = RecordingStore {
+            inner,
+            asked: std::sync::Mutex::new(Vec::new()),
+        };
+        let cache = NodeCache::new(1_000);
+        let root_ids: Vec<u64> = roots.iter().map(|r| r.id).collect();
+        let mut run = SearchRun::new(&store, &cache, &query, FUSION, None);
+        run.execute(
+            &Strategy::Branch { roots: 6 },
+            &root_ids,
+            &[1, 2, 3, 4, 5, 6],
+        )
+        .await
+        .expect("search");
+        let expansions = run
+            .trace
+            .iter()
+            .filter(|step| step.label.starts_with("node ") || step.label.starts_with("children "))
+            .count();
+        let calls = store.asked.lock().unwrap_or_else(|p| p.into_inner()).len();
+        // The roots, then at most one call per level of the 120-page tree (4 levels).
+        assert!(calls <= 1 + 4, "{calls} store calls");
+        assert!(
+            expansions > calls - 1,
+            "{expansions} expansions in {calls} calls"
+        );
+        for step in run.trace.iter().filter(|s| s.label != "selected") {
+            let ids: Vec<u64> = step.candidates.iter().map(|c| c.id).collect();
+            let engine = store
+                .hybrid_scores(&query, &Candidates::Ids(ids.clone()), ids.len(), FUSION)
+                .await
+                .expect("engine ranking");
+            assert_eq!(step.candidates, engine, "{}", step.label);
         }
     }
 
