@@ -94,11 +94,10 @@ impl Generator {
 /// Nodes written between two optimizations while a synthetic library is built, as a
 /// library filled batch by batch is optimized after each batch. The engine's growing
 /// segment keeps its sparse index in a form whose writes slow down sharply past about
-/// 200k points (from about 1,000 nodes/s to 150), and optimizing moves its points into
-/// an indexed segment. Batches this large also spare the engine merges: two of them
-/// exceed its largest segment (about 333k points of 384 dimensions on 2 cores), where
-/// 50k batches had it rebuild an ever larger merged segment after every batch.
-const OPTIMIZE_EVERY: usize = 170_000;
+/// 200k points (from about 1,000 nodes/s to 150); optimizing moves its points into an
+/// indexed segment. 1M nodes make 8 such segments, as many as the store keeps before
+/// it merges (see `store::edge`).
+const OPTIMIZE_EVERY: usize = 125_000;
 
 /// Fills `library` with synthetic documents until it holds at least `target_nodes`
 /// nodes, optimizing the index every [`OPTIMIZE_EVERY`] nodes; returns (documents,

@@ -8,13 +8,13 @@ use ahash::AHashSet;
 use async_trait::async_trait;
 use qdrant_edge::external::ordered_float::OrderedFloat;
 use qdrant_edge::{
-    Condition, CreateIndex, Distance, EdgeConfigBuilder, EdgeShard, EdgeSparseVectorParamsBuilder,
-    EdgeVectorParamsBuilder, FieldCondition, FieldIndexOperations, Filter, Fusion as EdgeFusion,
-    HasIdCondition, Match, Modifier, NamedQuery, OperationError, PayloadFieldSchema,
-    PayloadSchemaType, PointId, PointInsertOperations, PointOperations, Prefetch, QueryEnum,
-    QueryRequest, ScoringQuery, ScrollRequest, SearchParams, SparseVector, UpdateOperation,
-    ValueVariants, VectorInternal, VectorPersisted, VectorStructPersisted, WithPayloadInterface,
-    WithVector,
+    Condition, CreateIndex, Distance, EdgeConfigBuilder, EdgeOptimizersConfig, EdgeShard,
+    EdgeSparseVectorParamsBuilder, EdgeVectorParamsBuilder, FieldCondition, FieldIndexOperations,
+    Filter, Fusion as EdgeFusion, HasIdCondition, Match, Modifier, NamedQuery, OperationError,
+    PayloadFieldSchema, PayloadSchemaType, PointId, PointInsertOperations, PointOperations,
+    Prefetch, QueryEnum, QueryRequest, ScoringQuery, ScrollRequest, SearchParams, SparseVector,
+    UpdateOperation, ValueVariants, VectorInternal, VectorPersisted, VectorStructPersisted,
+    WithPayloadInterface, WithVector,
 };
 
 use super::{
@@ -26,6 +26,13 @@ use crate::tree::Node;
 const INDEXED_FIELDS: [&str; 4] = ["id", "parent_id", "doc_id", "level"];
 const UPSERT_BATCH: usize = 256;
 const SCROLL_PAGE: usize = 1_024;
+/// Indexed segments the engine keeps before it merges the smallest. Its default on
+/// 2 cores is 2, so a growing library merged its newest batch into the big segment
+/// and rebuilt that segment's whole HNSW graph (a 1M-node build spent most of its
+/// time re-indexing 340k-point merges); with 8, a batch is indexed once and only
+/// small segments merge. Each search visits every segment, but a library needs
+/// 100k+ nodes before it has more than two.
+const SEGMENTS: usize = 8;
 
 pub struct EdgeStore {
     shard: Arc<EdgeShard>,
@@ -77,6 +84,16 @@ impl EdgeStore {
         } else {
             EdgeShard::load(path, None).map_err(open_error)?
         };
+        // Libraries made before this setting get it too; it is persisted once.
+        let optimizers = shard.config().optimizers.clone();
+        if optimizers.default_segment_number.is_none() {
+            shard
+                .set_optimizers_config(EdgeOptimizersConfig {
+                    default_segment_number: Some(SEGMENTS),
+                    ..optimizers
+                })
+                .map_err(open_error)?;
+        }
         let stored = shard
             .config()
             .vectors
@@ -482,4 +499,33 @@ fn payload_to_node(payload: Option<qdrant_edge::Payload>) -> Result<Node, StoreE
 
 fn engine(err: OperationError) -> StoreError {
     StoreError::Engine(err.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn segment_setting(dir: &Path) -> serde_json::Value {
+        let config = std::fs::read_to_string(dir.join("edge_config.json")).expect("config");
+        let config: serde_json::Value = serde_json::from_str(&config).expect("json");
+        config["optimizers"]["default_segment_number"].clone()
+    }
+
+    #[test]
+    fn new_and_older_indexes_keep_eight_segments_before_merging() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        drop(EdgeStore::open(dir.path(), 8).expect("new"));
+        assert_eq!(segment_setting(dir.path()), serde_json::json!(SEGMENTS));
+
+        // An index written before the setting existed gets it when opened.
+        let path = dir.path().join("edge_config.json");
+        let older = std::fs::read_to_string(&path).expect("config").replace(
+            &format!("\"default_segment_number\":{SEGMENTS}"),
+            "\"default_segment_number\":null",
+        );
+        std::fs::write(&path, older).expect("write");
+        assert_eq!(segment_setting(dir.path()), serde_json::Value::Null);
+        drop(EdgeStore::open(dir.path(), 8).expect("older"));
+        assert_eq!(segment_setting(dir.path()), serde_json::json!(SEGMENTS));
+    }
 }
