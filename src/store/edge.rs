@@ -336,12 +336,11 @@ impl VectorStore for EdgeStore {
             indices: query.sparse.indices.clone(),
             values: query.sparse.values.clone(),
         });
-        self.blocking(move |shard| {
-            let dense = exact_similarities(shard, dense, DENSE_VECTOR, limit, filter.clone())?;
-            let sparse = exact_similarities(shard, sparse, SPARSE_VECTOR, limit, filter)?;
-            Ok(super::join_similarities(dense, sparse))
-        })
-        .await
+        // On the calling thread: a tree step's call waits for nothing else, and handing
+        // it to a blocking thread cost about 50 us a call (criterion, 20 candidates).
+        let dense = exact_similarities(&self.shard, dense, DENSE_VECTOR, limit, filter.clone())?;
+        let sparse = exact_similarities(&self.shard, sparse, SPARSE_VECTOR, limit, filter)?;
+        Ok(super::join_similarities(dense, sparse))
     }
 }
 
