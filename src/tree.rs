@@ -49,6 +49,34 @@ pub fn node_id(doc_id: i64, local_index: usize) -> u64 {
     ((doc_id as u64) << LOCAL_ID_BITS) | local_index as u64
 }
 
+/// A one-page document's only node, for tests that need some node.
+#[cfg(test)]
+pub(crate) fn lone_page(id: u64) -> Node {
+    Node {
+        id,
+        doc_id: 1,
+        file_name: "a.pdf".into(),
+        parent_id: ROOT_PARENT,
+        child_ids: Vec::new(),
+        level: 0,
+        page_start: 1,
+        page_end: 1,
+        description: String::new(),
+        keywords: Vec::new(),
+    }
+}
+
+/// The node of page `page` (from 1): [`leaves`] numbers a document's pages first.
+pub fn page_node_id(doc_id: i64, page: u32) -> u64 {
+    node_id(doc_id, (page as usize).saturating_sub(1))
+}
+
+/// The root of a document of `node_count` nodes: parents are appended level by level
+/// after the pages, so the root comes last.
+pub fn root_node_id(doc_id: i64, node_count: u32) -> u64 {
+    node_id(doc_id, (node_count as usize).saturating_sub(1))
+}
+
 pub fn doc_id_of(node_id: u64) -> i64 {
     (node_id >> LOCAL_ID_BITS) as i64
 }
@@ -290,6 +318,29 @@ mod tests {
             tree_shape(1, 4).is_empty(),
             "a one-page document is its own root"
         );
+    }
+
+    #[test]
+    fn page_and_root_ids_follow_the_numbering_of_a_built_tree() {
+        let blank = Description {
+            description: String::new(),
+            keywords: Vec::new(),
+        };
+        let mut nodes = leaves(3, "a.pdf", vec![blank; 23]);
+        for parents in tree_shape(23, 4) {
+            for children in &parents {
+                add_parent(&mut nodes, children, String::new());
+            }
+        }
+        let root = nodes.iter().find(|n| n.is_root()).expect("a root");
+        assert_eq!(root_node_id(3, nodes.len() as u32), root.id);
+        for page in [1, 17, 23] {
+            let leaf = nodes
+                .iter()
+                .find(|n| n.is_leaf() && n.page_start == page)
+                .expect("the page's leaf");
+            assert_eq!(page_node_id(3, page), leaf.id);
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::catalog::{DocumentRecord, DocumentStatus};
 use crate::error::Result;
 use crate::library::Library;
 use crate::store::{QueryVectors, Sparse};
-use crate::tree::node_id;
+use crate::tree::root_node_id;
 
 impl Library {
     /// The documents a search may use: ready ones, restricted to `only` when given.
@@ -80,10 +80,9 @@ impl Library {
             .into_iter()
             .filter(|(id, _)| only.is_none_or(|ids| ids.contains(id)))
             .collect();
-        // A tree's root is its last node.
         let roots: Vec<u64> = documents
             .iter()
-            .map(|&(id, nodes)| node_id(id, nodes as usize - 1))
+            .map(|&(id, nodes)| root_node_id(id, nodes))
             .collect();
         let doc_ids: Vec<i64> = documents.iter().map(|&(id, _)| id).collect();
         let store = self.store().await?;

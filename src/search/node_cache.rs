@@ -66,26 +66,12 @@ impl Default for NodeCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn node(id: u64) -> Node {
-        Node {
-            id,
-            doc_id: 1,
-            file_name: "a.pdf".into(),
-            parent_id: crate::tree::ROOT_PARENT,
-            child_ids: Vec::new(),
-            level: 0,
-            page_start: 1,
-            page_end: 1,
-            description: String::new(),
-            keywords: Vec::new(),
-        }
-    }
+    use crate::tree::lone_page;
 
     #[test]
     fn cached_nodes_come_back_and_the_rest_are_named() {
         let cache = NodeCache::new(10);
-        cache.insert(&[node(1), node(2)]);
+        cache.insert(&[lone_page(1), lone_page(2)]);
         let (found, missing) = cache.split(&[2, 3, 1]);
         assert_eq!(found.iter().map(|n| n.id).collect::<Vec<_>>(), [2, 1]);
         assert_eq!(missing, [3]);
@@ -94,8 +80,8 @@ mod tests {
     #[test]
     fn a_full_cache_starts_over() {
         let cache = NodeCache::new(3);
-        cache.insert(&[node(1), node(2), node(3)]);
-        cache.insert(&[node(4)]);
+        cache.insert(&[lone_page(1), lone_page(2), lone_page(3)]);
+        cache.insert(&[lone_page(4)]);
         assert_eq!(cache.len(), 1);
         assert_eq!(cache.split(&[4]).1, Vec::<u64>::new());
     }

@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::library::{Library, LibraryError};
 use crate::llm::{cut_chars, LlmClient, LlmFailure};
 use crate::store::{Candidates, QueryVectors, ScoredNode};
-use crate::tree::{node_id, Node};
+use crate::tree::{page_node_id, Node};
 
 /// Pointers the model is less sure of than this are dropped.
 pub const MIN_CONFIDENCE: f32 = 0.3;
@@ -222,8 +222,7 @@ impl Library {
             .accepted
             .iter()
             .map(|(doc_id, pointer)| SelectedNode {
-                // Pages are numbered first in a document, so page p is node p - 1.
-                id: node_id(*doc_id, pointer.page_start as usize - 1),
+                id: page_node_id(*doc_id, pointer.page_start),
                 doc_id: *doc_id,
                 file_name: documents
                     .iter()

@@ -212,18 +212,7 @@ mod tests {
     #[test]
     fn document_points_need_their_dense_vectors_and_come_in_id_order() {
         let point = |id: u64, dense: Vec<f32>| IndexedNode {
-            node: Node {
-                id,
-                doc_id: 1,
-                file_name: "a.pdf".into(),
-                parent_id: crate::tree::ROOT_PARENT,
-                child_ids: Vec::new(),
-                level: 0,
-                page_start: 1,
-                page_end: 1,
-                description: String::new(),
-                keywords: Vec::new(),
-            },
+            node: crate::tree::lone_page(id),
             dense,
             sparse: Sparse::default(),
         };
