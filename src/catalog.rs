@@ -27,6 +27,15 @@ pub enum CatalogError {
     UnknownDocument(String),
 }
 
+/// What a search may use, as [`Catalog::search_scope`] reads it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SearchScope {
+    /// `(document id, node count)` of every searchable document, in id order.
+    pub node_counts: Vec<(i64, u32)>,
+    /// Documents being ingested: their points may be in the store already.
+    pub being_written: usize,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DocumentStatus {
@@ -280,19 +289,29 @@ impl Catalog {
 
     /// The ready documents that have nodes, with their node counts, in id order: all a
     /// search needs to find every tree's root, without the per-document page counts
-    /// [`Catalog::documents`] works out.
-    pub async fn searchable_node_counts(&self) -> Result<Vec<(i64, u32)>, CatalogError> {
+    /// [`Catalog::documents`] works out. Also how many documents are being written,
+    /// whose points may already be in the store.
+    pub async fn search_scope(&self) -> Result<SearchScope, CatalogError> {
         let rows = sqlx::query(
-            "SELECT id, node_count FROM documents \
-             WHERE status = ? AND node_count > 0 ORDER BY id",
+            "SELECT id, node_count, status = ? FROM documents \
+             WHERE (status = ? AND node_count > 0) OR status = ? ORDER BY id",
         )
         .bind(DocumentStatus::Ready.as_str())
+        .bind(DocumentStatus::Ready.as_str())
+        .bind(DocumentStatus::Ingesting.as_str())
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows
-            .iter()
-            .map(|row| (row.get::<i64, _>(0), row.get::<i64, _>(1) as u32))
-            .collect())
+        let mut scope = SearchScope::default();
+        for row in &rows {
+            if row.get::<bool, _>(2) {
+                scope
+                    .node_counts
+                    .push((row.get::<i64, _>(0), row.get::<i64, _>(1) as u32));
+            } else {
+                scope.being_written += 1;
+            }
+        }
+        Ok(scope)
     }
 
     /// The texts of many pages in a few queries; pages without a row are left out.
@@ -458,8 +477,16 @@ mod tests {
             .expect("ready");
         // The third is still being ingested: not searchable.
         assert_eq!(
-            catalog.searchable_node_counts().await.expect("counts"),
-            [(ids[0], 4), (ids[1], 600)]
+            catalog.search_scope().await.expect("scope"),
+            SearchScope {
+                node_counts: vec![(ids[0], 4), (ids[1], 600)],
+                being_written: 1
+            }
+        );
+        catalog.mark_failed(ids[2], "broken").await.expect("failed");
+        assert_eq!(
+            catalog.search_scope().await.expect("scope").being_written,
+            0
         );
 
         // More pages than one query takes, and one that does not exist.

@@ -418,4 +418,5 @@ async fn local_fusion_of_raw_scores_ranks_exactly_as_the_server() {
         .expect("the server opens a fresh collection");
     let points = fill(&store, 3).await;
     assert_local_fusion_matches_the_engine(&store, &points).await;
+    common::contract::assert_rankings_are_stable_and_filters_agree(&store, &points).await;
 }

@@ -73,10 +73,9 @@ impl Library {
                 .await;
         }
         let only = settings.documents.as_deref();
-        let documents: Vec<(i64, u32)> = self
-            .catalog()
-            .searchable_node_counts()
-            .await?
+        let scope = self.catalog().search_scope().await?;
+        let documents: Vec<(i64, u32)> = scope
+            .node_counts
             .into_iter()
             .filter(|(id, _)| only.is_none_or(|ids| ids.contains(id)))
             .collect();
@@ -94,6 +93,9 @@ impl Library {
             settings.fusion,
             settings.root_fusion,
         );
+        if only.is_none() {
+            run = run.over_whole_library(scope.being_written > 0);
+        }
         let mut chosen = run.execute(strategy, &roots, &doc_ids).await?;
         if let Some(max_pages) = settings.max_node_pages.filter(|&m| m > 0) {
             chosen = run.narrow_wide_nodes(chosen, max_pages).await?;

@@ -10,7 +10,7 @@ use super::{SelectedNode, Strategy, TraceStep};
 use crate::store::{
     rrf, Candidates, Fusion, QueryVectors, RawScores, ScoredNode, StoreError, VectorStore,
 };
-use crate::tree::Node;
+use crate::tree::{doc_id_of, Node};
 
 /// A beam that still changes after this many steps is stopped anyway; trees are at most
 /// a dozen levels deep, so reaching it means something oscillates.
@@ -23,6 +23,11 @@ const MAX_STEPS: usize = 64;
 /// cut deeper (knee 7,545 and 6,227) but lose a hit on knee or beam.
 pub const NARROWING_DEPTH: usize = 4;
 
+/// Roots a search over the whole library accepts from the store beyond the searched
+/// ones: those of documents being ingested, or whose ingestion failed, before they
+/// are cleaned up. With more, the roots are ranked by their ids instead.
+const STRAY_ROOTS: usize = 64;
+
 /// The state of one search: the query (embedded once), the nodes seen so far, the trace.
 pub struct SearchRun<'a> {
     store: &'a dyn VectorStore,
@@ -30,6 +35,12 @@ pub struct SearchRun<'a> {
     query: &'a QueryVectors,
     fusion: Fusion,
     root_fusion: Fusion,
+    /// Whether the search covers every searchable document, so that roots can be
+    /// found by a payload filter (see [`Candidates::AllRoots`]).
+    whole_library: bool,
+    /// Whether the store may hold pages of documents not searched (being ingested).
+    others_stored: bool,
+    stray_roots: usize,
     nodes: HashMap<u64, Node>,
     /// The raw scores of every node ranked so far in this search.
     scores: HashMap<u64, RawScores>,
@@ -54,6 +65,9 @@ impl<'a> SearchRun<'a> {
             query,
             fusion,
             root_fusion: root_fusion.unwrap_or(fusion),
+            whole_library: false,
+            others_stored: true,
+            stray_roots: STRAY_ROOTS,
             nodes: HashMap::new(),
             scores: HashMap::new(),
             trace: Vec::new(),
@@ -61,6 +75,24 @@ impl<'a> SearchRun<'a> {
             stopped_because: String::new(),
             started: Instant::now(),
         }
+    }
+
+    /// Declares that the search covers every searchable document of the library: the
+    /// store is then asked for all its roots by a payload filter, which costs it far
+    /// less than thousands of ids, and the roots not searched are dropped. Unless
+    /// `others_stored` (documents are being ingested), top-k asks for the best of all
+    /// pages too: other documents' pages would take places in its two lists before
+    /// they are fused, so it could not simply drop them afterwards.
+    pub fn over_whole_library(mut self, others_stored: bool) -> Self {
+        self.whole_library = true;
+        self.others_stored = others_stored;
+        self
+    }
+
+    #[cfg(test)]
+    fn with_stray_roots(mut self, stray_roots: usize) -> Self {
+        self.stray_roots = stray_roots;
+        self
     }
 
     /// Runs `strategy` from `roots` (one root id per searchable document) over the
@@ -101,7 +133,33 @@ impl<'a> SearchRun<'a> {
 
     /// Ranks the documents' roots, with the root-step fusion.
     async fn rank_roots(&mut self, roots: &[u64]) -> Result<Vec<ScoredNode>, StoreError> {
+        if self.whole_library {
+            self.score_every_root(roots).await?;
+        }
         self.rank_with(roots.to_vec(), self.root_fusion).await
+    }
+
+    /// Scores every root in the store in one call and keeps those of `roots`. When the
+    /// store holds too many others for one answer, nothing is kept, and the roots are
+    /// scored by their ids as in a search over part of the library.
+    async fn score_every_root(&mut self, roots: &[u64]) -> Result<(), StoreError> {
+        let limit = roots.len() + self.stray_roots;
+        let scored = self
+            .store
+            .raw_scores_of(self.query, &Candidates::AllRoots, limit)
+            .await?;
+        self.store_queries += 1;
+        if scored.len() >= limit {
+            return Ok(());
+        }
+        let searched: HashSet<u64> = roots.iter().copied().collect();
+        self.scores.extend(
+            scored
+                .into_iter()
+                .filter(|scores| searched.contains(&scores.id))
+                .map(|scores| (scores.id, scores)),
+        );
+        Ok(())
     }
 
     async fn rank_with(
@@ -189,16 +247,22 @@ impl<'a> SearchRun<'a> {
     }
 
     async fn flat(&mut self, k: usize, documents: &[i64]) -> Result<Vec<ScoredNode>, StoreError> {
-        let ranked = self
-            .store
-            .hybrid_scores(
-                self.query,
-                &Candidates::LeavesOf(documents.to_vec()),
-                k.max(1),
-                self.fusion,
-            )
-            .await?;
-        self.store_queries += 1;
+        let mut ranked = Vec::new();
+        if self.whole_library && !self.others_stored {
+            ranked = self.top_pages(&Candidates::AllLeaves, k).await?;
+            // A page of a document not searched (one whose ingestion began since the
+            // catalog was read) means the answer is asked again of the searched
+            // documents alone.
+            let searched: HashSet<i64> = documents.iter().copied().collect();
+            if ranked.iter().any(|n| !searched.contains(&doc_id_of(n.id))) {
+                ranked.clear();
+            }
+        }
+        if ranked.is_empty() {
+            ranked = self
+                .top_pages(&Candidates::LeavesOf(documents.to_vec()), k)
+                .await?;
+        }
         self.record(
             "top-k pages",
             &ranked,
@@ -209,6 +273,17 @@ impl<'a> SearchRun<'a> {
         );
         self.stopped_because = format!("took the {} best pages", ranked.len());
         Ok(ranked)
+    }
+
+    async fn top_pages(
+        &mut self,
+        pages: &Candidates,
+        k: usize,
+    ) -> Result<Vec<ScoredNode>, StoreError> {
+        self.store_queries += 1;
+        self.store
+            .hybrid_scores(self.query, pages, k.max(1), self.fusion)
+            .await
     }
 
     async fn branch(&mut self, roots: &[u64], count: usize) -> Result<Vec<ScoredNode>, StoreError> {
@@ -595,10 +670,10 @@ mod tests {
         assert!(run.trace.is_empty());
     }
 
-    /// A real embedded store that records which ids each `raw_scores` call asked for.
+    /// A real embedded store that records what each raw-scores call asked for.
     struct RecordingStore {
         inner: EdgeStore,
-        asked: std::sync::Mutex<Vec<Vec<u64>>>,
+        asked: std::sync::Mutex<Vec<Candidates>>,
     }
 
     impl RecordingStore {
@@ -609,9 +684,20 @@ mod tests {
             }
         }
 
-        /// The ids of each `raw_scores` call so far, in call order.
-        fn asked(&self) -> Vec<Vec<u64>> {
+        /// The candidates of each raw-scores call so far, in call order.
+        fn asked(&self) -> Vec<Candidates> {
             self.asked.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        }
+
+        /// The ids each raw-scores call by ids asked for, in call order.
+        fn asked_ids(&self) -> Vec<Vec<u64>> {
+            self.asked()
+                .into_iter()
+                .filter_map(|candidates| match candidates {
+                    Candidates::Ids(ids) => Some(ids),
+                    _ => None,
+                })
+                .collect()
         }
     }
 
@@ -672,16 +758,17 @@ mod tests {
                 .hybrid_scores(query, candidates, limit, fusion)
                 .await
         }
-        async fn raw_scores(
+        async fn raw_scores_of(
             &self,
             query: &QueryVectors,
-            ids: &[u64],
+            candidates: &Candidates,
+            limit: usize,
         ) -> Result<Vec<RawScores>, StoreError> {
             self.asked
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
-                .push(ids.to_vec());
-            self.inner.raw_scores(query, ids).await
+                .push(candidates.clone());
+            self.inner.raw_scores_of(query, candidates, limit).await
         }
     }
 
@@ -706,7 +793,7 @@ mod tests {
             .iter()
             .filter(|step| step.label.starts_with("node ") || step.label.starts_with("children "))
             .count();
-        let calls = store.asked().len();
+        let calls = store.asked_ids().len();
         // The roots, then at most one call per level of a 30-page tree (3 levels),
         // where one call per expansion would take at least one per root.
         assert!(calls <= 1 + 3, "{calls} store calls");
@@ -731,7 +818,7 @@ mod tests {
             .await
             .expect("search");
 
-        let asked = store.asked();
+        let asked = store.asked_ids();
         let mut every_id: Vec<u64> = asked.iter().flatten().copied().collect();
         let scored = every_id.len();
         every_id.sort_unstable();
@@ -745,5 +832,121 @@ mod tests {
         let steps = run.trace.len();
         assert!(steps > 2, "the walk took {steps} steps");
         assert_steps_rank_as_the_engine(&store, &query, &run.trace).await;
+    }
+
+    /// Runs `strategy` over documents 1 and 2 of a store that also holds document 3's
+    /// points (as while it is ingested), by ids or, given whether the catalog says
+    /// other documents are stored, over the whole library.
+    async fn search_two_of_three(
+        store: &dyn VectorStore,
+        roots: &[ScoredNode],
+        query: &QueryVectors,
+        strategy: &Strategy,
+        whole_library: Option<bool>,
+        stray_roots: usize,
+    ) -> (Vec<ScoredNode>, Vec<(String, Vec<ScoredNode>)>, usize) {
+        let cache = NodeCache::new(1_000);
+        let searched: Vec<u64> = roots[..2].iter().map(|r| r.id).collect();
+        let mut run =
+            SearchRun::new(store, &cache, query, FUSION, None).with_stray_roots(stray_roots);
+        if let Some(others_stored) = whole_library {
+            run = run.over_whole_library(others_stored);
+        }
+        let chosen = run
+            .execute(strategy, &searched, &[1, 2])
+            .await
+            .expect("search");
+        let steps = run
+            .trace
+            .into_iter()
+            .map(|step| (step.label, step.candidates))
+            .collect();
+        (chosen, steps, run.store_queries)
+    }
+
+    #[tokio::test]
+    async fn a_whole_library_search_finds_its_roots_by_filter_and_skips_other_documents() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (inner, roots, query) = documents(dir.path(), &[(1, 30), (2, 30), (3, 30)]).await;
+        let store = RecordingStore::over(inner);
+        let strategies = [
+            Strategy::Knee { max_roots: 10 },
+            Strategy::SensitiveKnee {
+                sensitivity: 0.0,
+                max_roots: 10,
+            },
+            Strategy::Beam { width: 3 },
+            Strategy::Branch { roots: 2 },
+        ];
+        for strategy in &strategies {
+            let (chosen, steps, _) =
+                search_two_of_three(&store, &roots, &query, strategy, None, 64).await;
+            let calls = store.asked().len();
+            let by_filter =
+                search_two_of_three(&store, &roots, &query, strategy, Some(true), 64).await;
+            let asked = store.asked().split_off(calls);
+            assert_eq!(
+                (&by_filter.0, &by_filter.1),
+                (&chosen, &steps),
+                "{strategy:?}"
+            );
+            assert!(matches!(asked[0], Candidates::AllRoots), "{asked:?}");
+            assert!(
+                asked_ids_exclude(&asked, &[roots[0].id, roots[1].id]),
+                "{strategy:?}: the filter scored the roots"
+            );
+            assert!(chosen.iter().all(|n| doc_id_of(n.id) != 3));
+
+            // More stray roots than a search accepts: it ranks the roots by id.
+            let calls = store.asked().len();
+            let cut = search_two_of_three(&store, &roots, &query, strategy, Some(true), 0).await;
+            let asked = store.asked().split_off(calls);
+            assert_eq!((&cut.0, &cut.1), (&chosen, &steps), "{strategy:?}");
+            assert!(matches!(asked[0], Candidates::AllRoots));
+            assert!(matches!(&asked[1], Candidates::Ids(ids) if ids.contains(&roots[0].id)));
+        }
+    }
+
+    fn asked_ids_exclude(asked: &[Candidates], ids: &[u64]) -> bool {
+        asked.iter().all(|candidates| match candidates {
+            Candidates::Ids(asked) => ids.iter().all(|id| !asked.contains(id)),
+            _ => true,
+        })
+    }
+
+    #[tokio::test]
+    async fn whole_library_top_k_ranks_all_pages_only_when_nothing_else_is_stored() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (store, roots, query) = documents(dir.path(), &[(1, 30), (2, 30), (3, 30)]).await;
+        for k in [5, 61] {
+            let strategy = Strategy::Flat { k };
+            let by_ids = search_two_of_three(&store, &roots, &query, &strategy, None, 64).await;
+            assert_eq!(by_ids.0.len(), k.min(60));
+            // Document 3 is being ingested: top-k keeps to the searched documents.
+            let written =
+                search_two_of_three(&store, &roots, &query, &strategy, Some(true), 64).await;
+            assert_eq!(written, by_ids, "k = {k}");
+        }
+        // Document 3's ingestion began after the catalog was read: its page among the
+        // 61 best (documents 1 and 2 have 60) sends top-k back to the searched ones.
+        let strategy = Strategy::Flat { k: 61 };
+        let raced = search_two_of_three(&store, &roots, &query, &strategy, Some(false), 64).await;
+        assert_eq!(raced.0.len(), 60);
+        assert!(raced.0.iter().all(|n| doc_id_of(n.id) != 3));
+        assert_eq!(raced.2, 2, "asked twice");
+
+        // Only the searched documents are stored: one query over all pages, the same
+        // answer as by document.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (store, mut roots, query) = documents(dir.path(), &[(1, 30), (2, 30)]).await;
+        roots.push(ScoredNode { id: 0, score: 0.0 });
+        for k in [5, 61] {
+            let strategy = Strategy::Flat { k };
+            let by_ids = search_two_of_three(&store, &roots, &query, &strategy, None, 64).await;
+            let whole =
+                search_two_of_three(&store, &roots, &query, &strategy, Some(false), 64).await;
+            assert_eq!(whole, by_ids, "k = {k}");
+            assert_eq!(whole.2, 1);
+        }
     }
 }

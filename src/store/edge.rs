@@ -297,7 +297,7 @@ impl VectorStore for EdgeStore {
             })),
             filter: None,
             score_threshold: None,
-            limit,
+            limit: candidates.fused_limit(limit),
             offset: 0,
             params: None,
             with_vector: WithVector::Bool(false),
@@ -308,7 +308,7 @@ impl VectorStore for EdgeStore {
         let points = self
             .blocking(move |shard| shard.query(request).map_err(engine))
             .await?;
-        let mut ranked = points
+        let ranked = points
             .into_iter()
             .map(|point| {
                 Ok(ScoredNode {
@@ -317,20 +317,17 @@ impl VectorStore for EdgeStore {
                 })
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
-        super::canonical_order(&mut ranked);
-        Ok(ranked)
+        Ok(super::best_of_fused(ranked, limit))
     }
 
-    async fn raw_scores(
+    async fn raw_scores_of(
         &self,
         query: &QueryVectors,
-        ids: &[u64],
+        candidates: &Candidates,
+        limit: usize,
     ) -> Result<Vec<RawScores>, StoreError> {
-        if ids.is_empty() {
-            return Ok(Vec::new());
-        }
-        let filter = candidates_filter(&Candidates::Ids(ids.to_vec()))?;
-        let limit = ids.len();
+        let filter = candidates_filter(candidates)?;
+        let limit = limit.max(1);
         let dense = VectorInternal::from(query.dense.clone());
         let sparse = VectorInternal::from(SparseVector {
             indices: query.sparse.indices.clone(),
@@ -408,20 +405,14 @@ fn candidates_filter(candidates: &Candidates) -> Result<Filter, StoreError> {
                 set,
             ))))
         }
-        Candidates::LeavesOf(doc_ids) => {
-            let docs = documents_condition(doc_ids)?;
-            // Leaves are the nodes nobody lists as a parent: level 0 in the payload.
-            let leaves = Condition::Field(FieldCondition::new_match(
-                field("level")?,
-                Match::new_value(ValueVariants::Integer(0)),
-            ));
-            Ok(Filter {
-                should: None,
-                min_should: None,
-                must: Some(vec![docs, leaves]),
-                must_not: None,
-            })
-        }
+        Candidates::LeavesOf(doc_ids) => Ok(Filter {
+            should: None,
+            min_should: None,
+            must: Some(vec![documents_condition(doc_ids)?, leaves_condition()?]),
+            must_not: None,
+        }),
+        Candidates::AllLeaves => Ok(Filter::new_must(leaves_condition()?)),
+        Candidates::AllRoots => Ok(Filter::new_must(roots_condition()?)),
         Candidates::Sections(doc_ids) => {
             let docs = documents_condition(doc_ids)?;
             // Parents have level 1 or more; a one-page document's root is its only page.
@@ -429,18 +420,29 @@ fn candidates_filter(candidates: &Candidates) -> Result<Filter, StoreError> {
                 field("level")?,
                 Match::new_any(qdrant_edge::AnyVariants::Integers((1..=64).collect())),
             ));
-            let root = Condition::Field(FieldCondition::new_match(
-                field("parent_id")?,
-                Match::new_value(ValueVariants::Integer(crate::tree::ROOT_PARENT)),
-            ));
             Ok(Filter {
-                should: Some(vec![parent, root]),
+                should: Some(vec![parent, roots_condition()?]),
                 min_should: None,
                 must: Some(vec![docs]),
                 must_not: None,
             })
         }
     }
+}
+
+/// Leaves are the nodes nobody lists as a parent: level 0 in the payload.
+fn leaves_condition() -> Result<Condition, StoreError> {
+    Ok(Condition::Field(FieldCondition::new_match(
+        field("level")?,
+        Match::new_value(ValueVariants::Integer(0)),
+    )))
+}
+
+fn roots_condition() -> Result<Condition, StoreError> {
+    Ok(Condition::Field(FieldCondition::new_match(
+        field("parent_id")?,
+        Match::new_value(ValueVariants::Integer(crate::tree::ROOT_PARENT)),
+    )))
 }
 
 fn documents_condition(doc_ids: &[i64]) -> Result<Condition, StoreError> {

@@ -90,6 +90,13 @@ pub enum Candidates {
     LeavesOf(Vec<i64>),
     /// Every section summary (parents and roots) of these documents.
     Sections(Vec<i64>),
+    /// Every root in the store, whatever its document's state: for a search over the
+    /// whole library, which drops the roots it does not search afterwards. A payload
+    /// filter on `parent_id` costs the engine far less than thousands of ids, each
+    /// looked up in every segment.
+    AllRoots,
+    /// Every page in the store, on the same terms as [`Candidates::AllRoots`].
+    AllLeaves,
 }
 
 impl Candidates {
@@ -98,10 +105,21 @@ impl Candidates {
     pub fn prefetch_limit(&self, limit: usize) -> usize {
         match self {
             Candidates::Ids(ids) => ids.len().max(1),
-            Candidates::BestOf(_) | Candidates::LeavesOf(_) | Candidates::Sections(_) => {
-                limit.max(1)
-            }
+            Candidates::BestOf(_)
+            | Candidates::LeavesOf(_)
+            | Candidates::Sections(_)
+            | Candidates::AllRoots
+            | Candidates::AllLeaves => limit.max(1),
         }
+    }
+
+    /// How many fused points to ask the engine for: every point either prefetch passes
+    /// on. The engine cuts points of equal fused score in no fixed order (RRF ties
+    /// whenever one node's dense rank is another's sparse rank), so a store takes them
+    /// all, puts them in [`canonical_order`] and cuts at `limit` itself; else the same
+    /// top-k search could return a different last page from one run to the next.
+    pub fn fused_limit(&self, limit: usize) -> usize {
+        2 * self.prefetch_limit(limit)
     }
 }
 
@@ -142,6 +160,14 @@ pub(crate) fn canonical_order(nodes: &mut [ScoredNode]) {
     nodes.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
 }
 
+/// A fused ranking asked for with [`Candidates::fused_limit`], as `hybrid_scores`
+/// promises it: in [`canonical_order`], the best `limit`.
+pub(crate) fn best_of_fused(mut ranked: Vec<ScoredNode>, limit: usize) -> Vec<ScoredNode> {
+    canonical_order(&mut ranked);
+    ranked.truncate(limit);
+    ranked
+}
+
 #[async_trait]
 pub trait VectorStore: Send + Sync {
     async fn upsert(&self, nodes: Vec<IndexedNode>) -> Result<(), StoreError>;
@@ -175,6 +201,22 @@ pub trait VectorStore: Send + Sync {
         &self,
         query: &QueryVectors,
         ids: &[u64],
+    ) -> Result<Vec<RawScores>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.raw_scores_of(query, &Candidates::Ids(ids.to_vec()), ids.len())
+            .await
+    }
+    /// As [`VectorStore::raw_scores`], for `candidates`, each vector's list cut at
+    /// `limit`. Fewer than `limit` nodes back means every candidate was scored; exactly
+    /// `limit` means some may be missing, and a node's sparse similarity may have been
+    /// cut from its list, so the caller must not use such an answer.
+    async fn raw_scores_of(
+        &self,
+        query: &QueryVectors,
+        candidates: &Candidates,
+        limit: usize,
     ) -> Result<Vec<RawScores>, StoreError>;
 }
 

@@ -427,7 +427,7 @@ impl VectorStore for RemoteStore {
         let response = self
             .retrying("search", || self.client.query(request.clone()))
             .await?;
-        let mut ranked = response
+        let ranked = response
             .result
             .into_iter()
             .map(|point| {
@@ -437,20 +437,17 @@ impl VectorStore for RemoteStore {
                 })
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
-        super::canonical_order(&mut ranked);
-        Ok(ranked)
+        Ok(super::best_of_fused(ranked, limit))
     }
 
-    async fn raw_scores(
+    async fn raw_scores_of(
         &self,
         query: &QueryVectors,
-        ids: &[u64],
+        candidates: &Candidates,
+        limit: usize,
     ) -> Result<Vec<RawScores>, StoreError> {
-        if ids.is_empty() {
-            return Ok(Vec::new());
-        }
         // Both exact searches go in one request: one round trip per call.
-        let request = similarities_request(&self.config.collection, query, ids)?;
+        let request = similarities_request(&self.config.collection, query, candidates, limit)?;
         let response = self
             .retrying("search", || self.client.query_batch(request.clone()))
             .await?;
@@ -471,16 +468,17 @@ impl VectorStore for RemoteStore {
     }
 }
 
-/// An exact dense and an exact sparse search over exactly `ids`, each returning every
-/// match with its similarity.
+/// An exact dense and an exact sparse search over `candidates`, each returning up to
+/// `limit` matches with their similarities.
 fn similarities_request(
     collection: &str,
     query: &QueryVectors,
-    ids: &[u64],
+    candidates: &Candidates,
+    limit: usize,
 ) -> Result<QueryBatchPoints, StoreError> {
-    let filter = candidates_filter(&Candidates::Ids(ids.to_vec()));
-    let limit = u64::try_from(ids.len())
-        .map_err(|_| StoreError::Engine(format!("bad limit {}", ids.len())))?;
+    let filter = candidates_filter(candidates);
+    let limit = u64::try_from(limit.max(1))
+        .map_err(|_| StoreError::Engine(format!("bad limit {limit}")))?;
     let exact = |input: VectorInput, using: &str| {
         QueryPointsBuilder::new(collection)
             .query(Query::new_nearest(input))
@@ -542,7 +540,7 @@ fn hybrid_request(
         .query(Query::new_rrf(
             RrfBuilder::with_k(rrf_k).weights(vec![fusion.dense_weight, fusion.sparse_weight]),
         ))
-        .limit(as_u64(limit)?)
+        .limit(as_u64(candidates.fused_limit(limit))?)
         .with_payload(false)
         .build())
 }
@@ -557,6 +555,8 @@ fn candidates_filter(candidates: &Candidates) -> Filter {
             Condition::matches("doc_id", doc_ids.clone()),
             Condition::matches("level", 0_i64),
         ]),
+        Candidates::AllLeaves => Filter::must([Condition::matches("level", 0_i64)]),
+        Candidates::AllRoots => Filter::must([Condition::matches("parent_id", ROOT_PARENT)]),
         // Parents have level 1 or more; a one-page document's root is its only page.
         Candidates::Sections(doc_ids) => Filter {
             must: vec![Condition::matches("doc_id", doc_ids.clone())],
@@ -827,7 +827,8 @@ mod tests {
                 (Some(SPARSE_VECTOR.to_string()), Some(3))
             ]
         );
-        assert_eq!(request.limit, Some(2));
+        // Every fused point comes back; the store itself cuts at 2 (ties in order).
+        assert_eq!(request.limit, Some(6));
         let rrf = match request.query.and_then(|q| q.variant) {
             Some(qdrant_client::qdrant::query::Variant::Rrf(rrf)) => rrf,
             other => panic!("an RRF query, not {other:?}"),

@@ -110,3 +110,59 @@ pub async fn assert_local_fusion_matches_the_engine(
         }
     }
 }
+
+/// A cut ranking is the same on every call (the engine cuts equal fused scores in no
+/// fixed order), the filters for the whole store select what the per-document ones do,
+/// and a cut raw-scores answer says so by its length.
+pub async fn assert_rankings_are_stable_and_filters_agree(
+    store: &dyn VectorStore,
+    points: &[IndexedNode],
+) {
+    let mut generator = Generator::new(7, DIMENSION).expect("generator");
+    let fusion = Fusion {
+        rrf_k: 2,
+        dense_weight: 1.0,
+        sparse_weight: 1.0,
+    };
+    let documents = vec![1, 2, 3];
+    let roots: Vec<u64> = points
+        .iter()
+        .filter(|p| p.node.parent_id == pagetree::tree::ROOT_PARENT)
+        .map(|p| p.node.id)
+        .collect();
+    assert_eq!(roots.len(), documents.len());
+    for _ in 0..6 {
+        let query = generator.query();
+        for k in [3, 5, 8] {
+            let by_document = Candidates::LeavesOf(documents.clone());
+            let first = store
+                .hybrid_scores(&query, &by_document, k, fusion)
+                .await
+                .expect("ranking");
+            assert_eq!(first.len(), k);
+            for _ in 0..10 {
+                let again = store
+                    .hybrid_scores(&query, &by_document, k, fusion)
+                    .await
+                    .expect("ranking");
+                assert_eq!(again, first, "top {k} changed between calls");
+            }
+            let all = store
+                .hybrid_scores(&query, &Candidates::AllLeaves, k, fusion)
+                .await
+                .expect("ranking");
+            assert_eq!(all, first, "every page is every document's page");
+        }
+        let every_root = store
+            .raw_scores_of(&query, &Candidates::AllRoots, roots.len() + 1)
+            .await
+            .expect("roots");
+        let by_id = store.raw_scores(&query, &roots).await.expect("roots");
+        assert_eq!(every_root, by_id);
+        let cut = store
+            .raw_scores_of(&query, &Candidates::AllRoots, roots.len() - 1)
+            .await
+            .expect("roots");
+        assert_eq!(cut.len(), roots.len() - 1, "a cut answer is full");
+    }
+}
