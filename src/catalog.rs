@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -84,6 +85,8 @@ pub struct DocumentRecord {
 #[derive(Clone)]
 pub struct Catalog {
     pool: SqlitePool,
+    /// The last search scope read, with the `documents_version` it was read at.
+    search_scope: Arc<Mutex<Option<(i64, SearchScope)>>>,
 }
 
 const DOCUMENT_COLUMNS: &str = "d.id, d.name, d.file_name, d.path, d.content_hash, d.page_count, \
@@ -113,7 +116,10 @@ impl Catalog {
             .run(&pool)
             .await
             .map_err(|e| CatalogError::Migrate(e.to_string()))?;
-        Ok(Self { pool })
+        Ok(Self {
+            pool,
+            search_scope: Arc::default(),
+        })
     }
 
     pub fn pool(&self) -> &SqlitePool {
@@ -291,7 +297,32 @@ impl Catalog {
     /// search needs to find every tree's root, without the per-document page counts
     /// [`Catalog::documents`] works out. Also how many documents are being written,
     /// whose points may already be in the store.
+    ///
+    /// Every search asks, and reading the rows cost 5.5 ms at 3,491 documents (most of
+    /// it sqlx's per-row cost), so the scope is kept until `documents_version` says the
+    /// table changed, in this process or another.
     pub async fn search_scope(&self) -> Result<SearchScope, CatalogError> {
+        // The version is read first: a change after it makes the next call read again.
+        let version: i64 = sqlx::query_scalar("SELECT version FROM documents_version")
+            .fetch_one(&self.pool)
+            .await?;
+        if let Some((read_at, scope)) = self.cached_scope().as_ref() {
+            if *read_at == version {
+                return Ok(scope.clone());
+            }
+        }
+        let scope = self.read_search_scope().await?;
+        *self.cached_scope() = Some((version, scope.clone()));
+        Ok(scope)
+    }
+
+    fn cached_scope(&self) -> std::sync::MutexGuard<'_, Option<(i64, SearchScope)>> {
+        self.search_scope
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    async fn read_search_scope(&self) -> Result<SearchScope, CatalogError> {
         let rows = sqlx::query(
             "SELECT id, node_count, status = ? FROM documents \
              WHERE (status = ? AND node_count > 0) OR status = ? ORDER BY id",
@@ -551,6 +582,51 @@ mod tests {
         assert_eq!(
             catalog.setting("k").await.expect("get").as_deref(),
             Some("2")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_kept_search_scope_follows_changes_made_through_another_connection() {
+        let (dir, catalog) = catalog().await;
+        // Another process's catalog on the same file.
+        let other = Catalog::open(&dir.path().join("catalog.sqlite"))
+            .await
+            .expect("open");
+        let first = catalog
+            .begin_document("h1", "a.pdf", "/a.pdf")
+            .await
+            .expect("begin");
+        catalog
+            .mark_ready(first.id, 7, "extractive", None)
+            .await
+            .expect("ready");
+        let scope = catalog.search_scope().await.expect("scope");
+        assert_eq!(scope.node_counts, [(first.id, 7)]);
+        assert_eq!(catalog.search_scope().await.expect("kept"), scope);
+
+        let second = other
+            .begin_document("h2", "b.pdf", "/b.pdf")
+            .await
+            .expect("begin");
+        assert_eq!(
+            catalog.search_scope().await.expect("scope").being_written,
+            1
+        );
+        other
+            .mark_ready(second.id, 9, "extractive", None)
+            .await
+            .expect("ready");
+        assert_eq!(
+            catalog.search_scope().await.expect("scope"),
+            SearchScope {
+                node_counts: vec![(first.id, 7), (second.id, 9)],
+                being_written: 0
+            }
+        );
+        other.delete_document(first.id).await.expect("delete");
+        assert_eq!(
+            catalog.search_scope().await.expect("scope").node_counts,
+            [(second.id, 9)]
         );
     }
 }
