@@ -11,10 +11,10 @@ use qdrant_edge::{
     Condition, CreateIndex, Distance, EdgeConfigBuilder, EdgeOptimizersConfig, EdgeShard,
     EdgeSparseVectorParamsBuilder, EdgeVectorParamsBuilder, FieldCondition, FieldIndexOperations,
     Filter, Fusion as EdgeFusion, HasIdCondition, IntegerIndexParams, Match, Modifier, NamedQuery,
-    OperationError, PayloadFieldSchema, PayloadSchemaParams, PayloadSchemaType, PointId,
-    PointInsertOperations, PointOperations, Prefetch, QueryEnum, QueryRequest, ScoringQuery,
-    ScrollRequest, SearchParams, SparseVector, UpdateOperation, ValueVariants, VectorInternal,
-    VectorPersisted, VectorStructPersisted, WithPayloadInterface, WithVector,
+    OperationError, PayloadFieldSchema, PayloadSchemaParams, PointId, PointInsertOperations,
+    PointOperations, Prefetch, QueryEnum, QueryRequest, ScoringQuery, ScrollRequest, SearchParams,
+    SparseVector, UpdateOperation, ValueVariants, VectorInternal, VectorPersisted,
+    VectorStructPersisted, WithPayloadInterface, WithVector,
 };
 
 use super::{
@@ -329,21 +329,18 @@ impl VectorStore for EdgeStore {
     }
 }
 
-/// How the filtered fields are indexed: `None` is a plain integer index (value maps
-/// and a range index, in memory). Only `level` keeps one: every top-k search filters
-/// on it while walking the HNSW graph, and without its range index in memory that
-/// search took 20-40% longer at 1M nodes. The others are only matched by value, so
-/// their index is a value map alone, on disk (memory-mapped): a range index builds
-/// a histogram of every point's value when it is opened, and with the value maps in
-/// memory that was 60% of opening a 1M-node library.
-fn field_params(name: &str) -> Option<PayloadSchemaParams> {
-    (name != "level").then(|| {
-        PayloadSchemaParams::Integer(IntegerIndexParams {
-            lookup: Some(true),
-            range: Some(false),
-            on_disk: Some(true),
-            ..IntegerIndexParams::default()
-        })
+/// How the filtered fields are indexed: by value alone, since searches only ever match
+/// them by value. A range index builds a histogram of every point's value when it is
+/// opened, and with plain integer indexes that was 60% of opening a 1M-node library.
+/// `parent_id` and `doc_id` stay on disk (memory-mapped). `level` is kept in memory:
+/// every top-k search checks it at each point the HNSW graph search visits, and read
+/// from disk that made the search 20-40% slower at 1M nodes.
+fn field_params(name: &str) -> PayloadSchemaParams {
+    PayloadSchemaParams::Integer(IntegerIndexParams {
+        lookup: Some(true),
+        range: Some(false),
+        on_disk: Some(name != "level"),
+        ..IntegerIndexParams::default()
     })
 }
 
@@ -362,7 +359,7 @@ fn ensure_field_indexes(shard: &EdgeShard) -> Result<(), StoreError> {
         let path = field(name)?;
         let wanted = field_params(name);
         match schema.get(&path) {
-            Some(info) if info.params == wanted => continue,
+            Some(info) if info.params.as_ref() == Some(&wanted) => continue,
             Some(_) => {
                 tracing::info!(
                     field = name,
@@ -372,15 +369,11 @@ fn ensure_field_indexes(shard: &EdgeShard) -> Result<(), StoreError> {
             }
             None => {}
         }
-        let field_schema = match wanted {
-            Some(params) => PayloadFieldSchema::FieldParams(params),
-            None => PayloadFieldSchema::FieldType(PayloadSchemaType::Integer),
-        };
         update_field_index(
             shard,
             FieldIndexOperations::CreateIndex(CreateIndex {
                 field_name: path,
-                field_schema: Some(field_schema),
+                field_schema: Some(PayloadFieldSchema::FieldParams(wanted)),
             }),
         )?;
     }
@@ -560,6 +553,7 @@ fn engine(err: OperationError) -> StoreError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qdrant_edge::PayloadSchemaType;
 
     fn segment_setting(dir: &Path) -> serde_json::Value {
         let config = std::fs::read_to_string(dir.join("edge_config.json")).expect("config");
@@ -600,7 +594,7 @@ mod tests {
     fn wanted_indexes() -> Vec<(String, Option<PayloadSchemaParams>)> {
         let mut fields: Vec<_> = INDEXED_FIELDS
             .iter()
-            .map(|name| (name.to_string(), field_params(name)))
+            .map(|name| (name.to_string(), Some(field_params(name))))
             .collect();
         fields.sort_by(|a, b| a.0.cmp(&b.0));
         fields
