@@ -2,6 +2,7 @@
 //! remote Qdrant server implements the same trait.
 
 pub mod edge;
+mod edge_wal;
 pub mod location;
 pub mod remote;
 pub mod rrf;
