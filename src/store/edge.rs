@@ -6,15 +6,14 @@ use std::sync::Arc;
 
 use ahash::AHashSet;
 use async_trait::async_trait;
-use qdrant_edge::external::ordered_float::OrderedFloat;
 use qdrant_edge::{
     Condition, CreateIndex, Distance, EdgeConfig, EdgeConfigBuilder, EdgeOptimizersConfig,
     EdgeShard, EdgeSparseVectorParamsBuilder, EdgeVectorParamsBuilder, FieldCondition,
-    FieldIndexOperations, Filter, Fusion as EdgeFusion, HasIdCondition, IntegerIndexParams, Match,
-    Modifier, NamedQuery, OperationError, PayloadFieldSchema, PayloadSchemaParams, PointId,
-    PointInsertOperations, PointOperations, Prefetch, QueryEnum, QueryRequest, ScoringQuery,
-    ScrollRequest, SearchParams, SparseVector, UpdateOperation, ValueVariants, VectorInternal,
-    VectorPersisted, VectorStructPersisted, WithPayloadInterface, WithVector,
+    FieldIndexOperations, Filter, HasIdCondition, IntegerIndexParams, Match, Modifier, NamedQuery,
+    OperationError, PayloadFieldSchema, PayloadSchemaParams, PointId, PointInsertOperations,
+    PointOperations, QueryEnum, QueryRequest, ScoringQuery, ScrollRequest, SearchParams,
+    SparseVector, UpdateOperation, ValueVariants, VectorInternal, VectorPersisted,
+    VectorStructPersisted, WithPayloadInterface, WithVector,
 };
 
 use super::{
@@ -100,6 +99,28 @@ impl EdgeStore {
         tokio::task::spawn_blocking(move || work(&shard))
             .await
             .map_err(|err| StoreError::Engine(format!("the index worker stopped: {err}")))?
+    }
+
+    /// The best `limit` points passing `filter` by each vector, the two searches run
+    /// side by side: the engine runs a query's searches one after the other, each
+    /// through every segment in turn, so on its own it keeps one core busy.
+    async fn side_by_side(
+        &self,
+        query: &QueryVectors,
+        filter: Filter,
+        limit: usize,
+        exact: bool,
+    ) -> Result<(Vec<(u64, f32)>, Vec<(u64, f32)>), StoreError> {
+        let (dense, sparse) = query_vectors(query);
+        let dense_filter = filter.clone();
+        futures::try_join!(
+            self.blocking(move |shard| {
+                similarities(shard, dense, DENSE_VECTOR, limit, dense_filter, exact)
+            }),
+            self.blocking(move |shard| {
+                similarities(shard, sparse, SPARSE_VECTOR, limit, filter, exact)
+            }),
+        )
     }
 
     fn scroll_all(shard: &EdgeShard, filter: Filter) -> Result<Vec<Node>, StoreError> {
@@ -249,55 +270,13 @@ impl VectorStore for EdgeStore {
     ) -> Result<Vec<ScoredNode>, StoreError> {
         let filter = candidates_filter(candidates)?;
         let prefetch_limit = candidates.prefetch_limit(limit);
-        let sparse = SparseVector {
-            indices: query.sparse.indices.clone(),
-            values: query.sparse.values.clone(),
-        };
-        let request = QueryRequest {
-            prefetches: vec![
-                prefetch(
-                    VectorInternal::from(query.dense.clone()),
-                    DENSE_VECTOR,
-                    prefetch_limit,
-                    filter.clone(),
-                ),
-                prefetch(
-                    VectorInternal::from(sparse),
-                    SPARSE_VECTOR,
-                    prefetch_limit,
-                    filter,
-                ),
-            ],
-            query: Some(ScoringQuery::Fusion(EdgeFusion::Rrf {
-                k: fusion.rrf_k,
-                weights: Some(vec![
-                    OrderedFloat(fusion.dense_weight),
-                    OrderedFloat(fusion.sparse_weight),
-                ]),
-            })),
-            filter: None,
-            score_threshold: None,
-            limit: candidates.fused_limit(limit),
-            offset: 0,
-            params: None,
-            with_vector: WithVector::Bool(false),
-            with_payload: WithPayloadInterface::Bool(false),
-        };
-        // On a blocking thread, so that the queries of one step (narrowing several
-        // sections) run side by side.
-        let points = self
-            .blocking(move |shard| shard.query(request).map_err(engine))
+        let (dense, sparse) = self
+            .side_by_side(query, filter, prefetch_limit, false)
             .await?;
-        let ranked = points
-            .into_iter()
-            .map(|point| {
-                Ok(ScoredNode {
-                    id: numeric_id(point.id)?,
-                    score: point.score,
-                })
-            })
-            .collect::<Result<Vec<_>, StoreError>>()?;
-        Ok(super::best_of_fused(ranked, limit))
+        Ok(super::best_of_fused(
+            super::rrf::fuse_rankings(dense, sparse, fusion),
+            limit,
+        ))
     }
 
     async fn raw_scores_of(
@@ -308,17 +287,38 @@ impl VectorStore for EdgeStore {
     ) -> Result<Vec<RawScores>, StoreError> {
         let filter = candidates_filter(candidates)?;
         let limit = limit.max(1);
-        let dense = VectorInternal::from(query.dense.clone());
-        let sparse = VectorInternal::from(SparseVector {
-            indices: query.sparse.indices.clone(),
-            values: query.sparse.values.clone(),
-        });
-        // On the calling thread: a tree step's call waits for nothing else, and handing
-        // it to a blocking thread cost about 50 us a call (criterion, 20 candidates).
-        let dense = exact_similarities(&self.shard, dense, DENSE_VECTOR, limit, filter.clone())?;
-        let sparse = exact_similarities(&self.shard, sparse, SPARSE_VECTOR, limit, filter)?;
+        if limit < SIDE_BY_SIDE_FROM {
+            let (dense, sparse) = query_vectors(query);
+            // On the calling thread: handing a small call to a blocking thread cost
+            // about 50 us (criterion, 20 candidates), more than it saves.
+            let dense = similarities(
+                &self.shard,
+                dense,
+                DENSE_VECTOR,
+                limit,
+                filter.clone(),
+                true,
+            )?;
+            let sparse = similarities(&self.shard, sparse, SPARSE_VECTOR, limit, filter, true)?;
+            return Ok(super::join_similarities(dense, sparse));
+        }
+        let (dense, sparse) = self.side_by_side(query, filter, limit, true).await?;
         Ok(super::join_similarities(dense, sparse))
     }
+}
+
+/// A raw-scores call asking for at least this many points runs its dense and sparse
+/// searches side by side.
+const SIDE_BY_SIDE_FROM: usize = 256;
+
+fn query_vectors(query: &QueryVectors) -> (VectorInternal, VectorInternal) {
+    (
+        VectorInternal::from(query.dense.clone()),
+        VectorInternal::from(SparseVector {
+            indices: query.sparse.indices.clone(),
+            values: query.sparse.values.clone(),
+        }),
+    )
 }
 
 fn new_index_config(dimension: usize) -> EdgeConfig {
@@ -396,13 +396,15 @@ fn update_field_index(
         .map_err(engine)
 }
 
-/// The similarity of every point passing `filter` by one vector, by exact search.
-fn exact_similarities(
+/// The similarity to the query of the best `limit` points passing `filter` by one
+/// vector: by exact search, or through the vector's index.
+fn similarities(
     shard: &EdgeShard,
     vector: VectorInternal,
     using: &str,
     limit: usize,
     filter: Filter,
+    exact: bool,
 ) -> Result<Vec<(u64, f32)>, StoreError> {
     let request = QueryRequest {
         prefetches: Vec::new(),
@@ -414,7 +416,7 @@ fn exact_similarities(
         score_threshold: None,
         limit,
         offset: 0,
-        params: Some(SearchParams {
+        params: exact.then(|| SearchParams {
             exact: true,
             ..SearchParams::default()
         }),
@@ -435,20 +437,6 @@ fn numeric_id(id: PointId) -> Result<u64, StoreError> {
         other => Err(StoreError::BadPayload(format!(
             "unexpected point id {other}"
         ))),
-    }
-}
-
-fn prefetch(vector: VectorInternal, using: &str, limit: usize, filter: Filter) -> Prefetch {
-    Prefetch {
-        prefetches: Vec::new(),
-        query: Some(ScoringQuery::Vector(QueryEnum::Nearest(NamedQuery {
-            query: vector,
-            using: Some(using.to_string()),
-        }))),
-        limit,
-        params: None,
-        filter: Some(filter),
-        score_threshold: None,
     }
 }
 
@@ -560,7 +548,71 @@ fn engine(err: OperationError) -> StoreError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qdrant_edge::PayloadSchemaType;
+    use qdrant_edge::external::ordered_float::OrderedFloat;
+    use qdrant_edge::{Fusion as EdgeFusion, PayloadSchemaType, Prefetch};
+
+    impl EdgeStore {
+        /// The engine's own fused query, which [`VectorStore::hybrid_scores`] must equal
+        /// wherever no two similarities tie.
+        async fn engine_fused(
+            &self,
+            query: &QueryVectors,
+            candidates: &Candidates,
+            limit: usize,
+            fusion: Fusion,
+        ) -> Result<Vec<ScoredNode>, StoreError> {
+            let filter = candidates_filter(candidates)?;
+            let prefetch_limit = candidates.prefetch_limit(limit);
+            let (dense, sparse) = query_vectors(query);
+            let request = QueryRequest {
+                prefetches: vec![
+                    prefetch(dense, DENSE_VECTOR, prefetch_limit, filter.clone()),
+                    prefetch(sparse, SPARSE_VECTOR, prefetch_limit, filter),
+                ],
+                query: Some(ScoringQuery::Fusion(EdgeFusion::Rrf {
+                    k: fusion.rrf_k,
+                    weights: Some(vec![
+                        OrderedFloat(fusion.dense_weight),
+                        OrderedFloat(fusion.sparse_weight),
+                    ]),
+                })),
+                filter: None,
+                score_threshold: None,
+                limit: 2 * prefetch_limit,
+                offset: 0,
+                params: None,
+                with_vector: WithVector::Bool(false),
+                with_payload: WithPayloadInterface::Bool(false),
+            };
+            let ranked = self
+                .shard
+                .query(request)
+                .map_err(engine)?
+                .into_iter()
+                .map(|point| {
+                    Ok(ScoredNode {
+                        id: numeric_id(point.id)?,
+                        score: point.score,
+                    })
+                })
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            Ok(crate::store::best_of_fused(ranked, limit))
+        }
+    }
+
+    fn prefetch(vector: VectorInternal, using: &str, limit: usize, filter: Filter) -> Prefetch {
+        Prefetch {
+            prefetches: Vec::new(),
+            query: Some(ScoringQuery::Vector(QueryEnum::Nearest(NamedQuery {
+                query: vector,
+                using: Some(using.to_string()),
+            }))),
+            limit,
+            params: None,
+            filter: Some(filter),
+            score_threshold: None,
+        }
+    }
 
     fn segment_setting(dir: &Path) -> serde_json::Value {
         let config = std::fs::read_to_string(dir.join("edge_config.json")).expect("config");
@@ -584,6 +636,101 @@ mod tests {
         assert_eq!(segment_setting(dir.path()), serde_json::Value::Null);
         drop(EdgeStore::open(dir.path(), 8).expect("older"));
         assert_eq!(segment_setting(dir.path()), serde_json::json!(SEGMENTS));
+    }
+
+    const FUSIONS: [Fusion; 3] = [
+        Fusion {
+            rrf_k: 2,
+            dense_weight: 1.0,
+            sparse_weight: 1.0,
+        },
+        Fusion {
+            rrf_k: 60,
+            dense_weight: 2.0,
+            sparse_weight: 0.5,
+        },
+        Fusion {
+            rrf_k: 5,
+            dense_weight: 0.0,
+            sparse_weight: 1.0,
+        },
+    ];
+
+    /// Three documents whose sparse weights are continuous, as BM25's are (raw term
+    /// counts tie, and the engine orders equal similarities its own way).
+    async fn store_without_ties(dir: &Path) -> (EdgeStore, Vec<IndexedNode>) {
+        let store = EdgeStore::open(dir, 16).expect("store");
+        let mut generator = crate::synthetic::Generator::new(11, 16).expect("generator");
+        let mut points = Vec::new();
+        for (doc_id, pages) in [(1, 120), (2, 40), (3, 200)] {
+            let mut nodes = generator.document(doc_id, "ties.pdf", pages);
+            for node in &mut nodes {
+                for (i, value) in node.sparse.values.iter_mut().enumerate() {
+                    *value *= 1.0 + ((node.node.id as usize * 31 + i) % 997) as f32 / 1000.0;
+                }
+            }
+            points.extend(nodes.clone());
+            store.upsert(nodes).await.expect("upsert");
+        }
+        (store, points)
+    }
+
+    #[tokio::test]
+    async fn searches_run_side_by_side_rank_as_the_engines_fused_query() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (store, points) = store_without_ties(dir.path()).await;
+        let mut generator = crate::synthetic::Generator::new(5, 16).expect("generator");
+        let leaves: Vec<u64> = points
+            .iter()
+            .filter(|p| p.node.level == 0)
+            .map(|p| p.node.id)
+            .collect();
+        for optimized in [false, true] {
+            if optimized {
+                store.optimize().await.expect("optimize");
+            }
+            for _ in 0..4 {
+                let query = generator.query();
+                let candidate_sets = [
+                    Candidates::Ids(leaves[..37].to_vec()),
+                    Candidates::BestOf(leaves[40..200].to_vec()),
+                    Candidates::LeavesOf(vec![1, 3]),
+                    Candidates::Sections(vec![2, 3]),
+                    Candidates::AllLeaves,
+                    Candidates::AllRoots,
+                ];
+                for candidates in &candidate_sets {
+                    for fusion in FUSIONS {
+                        for limit in [1, 8, 32] {
+                            let ours = store
+                                .hybrid_scores(&query, candidates, limit, fusion)
+                                .await
+                                .expect("side by side");
+                            let engine = store
+                                .engine_fused(&query, candidates, limit, fusion)
+                                .await
+                                .expect("engine");
+                            assert_eq!(ours, engine, "{candidates:?} {fusion:?} top {limit}");
+                        }
+                    }
+                }
+
+                // Large enough to run side by side, and the same as small calls give.
+                let every_point: Vec<u64> = points.iter().map(|p| p.node.id).collect();
+                assert!(every_point.len() >= SIDE_BY_SIDE_FROM);
+                let at_once = store
+                    .raw_scores(&query, &every_point)
+                    .await
+                    .expect("side by side");
+                let mut in_small_calls = Vec::new();
+                for chunk in every_point.chunks(SIDE_BY_SIDE_FROM / 2) {
+                    in_small_calls.extend(store.raw_scores(&query, chunk).await.expect("small"));
+                }
+                in_small_calls.sort_by_key(|scores| scores.id);
+                assert_eq!(at_once.len(), every_point.len());
+                assert_eq!(at_once, in_small_calls);
+            }
+        }
     }
 
     fn closed_log_segments(index: &Path) -> usize {

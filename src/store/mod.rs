@@ -185,7 +185,9 @@ pub trait VectorStore: Send + Sync {
     /// Builds search indexes after bulk writes.
     async fn optimize(&self) -> Result<(), StoreError>;
     /// One hybrid query: dense and sparse prefetches over `candidates`, fused by RRF,
-    /// best first with ties in [`canonical_order`].
+    /// best first with ties in [`canonical_order`]. A store may run the two searches
+    /// itself and fuse them with [`rrf::fuse_rankings`], which gives what the engine's
+    /// fusion gives wherever two similarities do not tie.
     async fn hybrid_scores(
         &self,
         query: &QueryVectors,

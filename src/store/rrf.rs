@@ -15,9 +15,24 @@ pub fn fuse<'a>(
     fusion: Fusion,
 ) -> Vec<ScoredNode> {
     let scores: Vec<&RawScores> = scores.into_iter().collect();
-    let mut fused: std::collections::HashMap<u64, f32> = std::collections::HashMap::new();
+    let dense: Vec<(u64, f32)> = scores.iter().map(|s| (s.id, s.dense)).collect();
+    let sparse: Vec<(u64, f32)> = scores
+        .iter()
+        .filter_map(|s| s.sparse.map(|sparse| (s.id, sparse)))
+        .collect();
+    fuse_rankings(dense, sparse, fusion)
+}
 
-    let mut dense: Vec<(u64, f32)> = scores.iter().map(|s| (s.id, s.dense)).collect();
+/// What Qdrant's RRF gives for two prefetches that returned `dense` and `sparse`
+/// (id, similarity): each list is ranked by similarity (equal ones by id) and fused as
+/// in [`fuse`]; a node in only one list gains from that one alone.
+pub fn fuse_rankings(
+    mut dense: Vec<(u64, f32)>,
+    mut sparse: Vec<(u64, f32)>,
+    fusion: Fusion,
+) -> Vec<ScoredNode> {
+    let mut fused: std::collections::HashMap<u64, f32> =
+        std::collections::HashMap::with_capacity(dense.len() + sparse.len());
     rank_in_place(&mut dense);
     for (position, (id, _)) in dense.iter().enumerate() {
         fused.insert(
@@ -25,17 +40,11 @@ pub fn fuse<'a>(
             position_score(position, fusion.rrf_k, fusion.dense_weight),
         );
     }
-
-    let mut sparse: Vec<(u64, f32)> = scores
-        .iter()
-        .filter_map(|s| s.sparse.map(|sparse| (s.id, sparse)))
-        .collect();
     rank_in_place(&mut sparse);
     for (position, (id, _)) in sparse.iter().enumerate() {
         *fused.entry(*id).or_insert(0.0) +=
             position_score(position, fusion.rrf_k, fusion.sparse_weight);
     }
-
     let mut ranked: Vec<ScoredNode> = fused
         .into_iter()
         .map(|(id, score)| ScoredNode { id, score })
