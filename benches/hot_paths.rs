@@ -90,8 +90,10 @@ fn hybrid_step(c: &mut Criterion) {
     for n in SIZES {
         let candidates =
             Candidates::Ids(ids.iter().step_by(ids.len() / n).take(n).copied().collect());
+        // A store's hybrid query: the embedded one searches dense and sparse side by
+        // side and fuses the two lists itself.
         group.bench_with_input(
-            BenchmarkId::new("engine-rrf", n),
+            BenchmarkId::new("hybrid-query", n),
             &candidates,
             |b, cands| {
                 b.iter(|| {
