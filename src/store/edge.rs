@@ -273,10 +273,10 @@ impl VectorStore for EdgeStore {
         let (dense, sparse) = self
             .side_by_side(query, filter, prefetch_limit, false)
             .await?;
-        Ok(super::best_of_fused(
-            super::rrf::fuse_rankings(dense, sparse, fusion),
-            limit,
-        ))
+        // Fused here, every point is at hand and already in canonical order.
+        let mut ranked = super::rrf::fuse_rankings(dense, sparse, fusion);
+        ranked.truncate(limit);
+        Ok(ranked)
     }
 
     async fn raw_scores_of(

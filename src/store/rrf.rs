@@ -25,7 +25,8 @@ pub fn fuse<'a>(
 
 /// What Qdrant's RRF gives for two prefetches that returned `dense` and `sparse`
 /// (id, similarity): each list is ranked by similarity (equal ones by id) and fused as
-/// in [`fuse`]; a node in only one list gains from that one alone.
+/// in [`fuse`]; a node in only one list gains from that one alone. The result is best
+/// first in [`canonical_order`].
 pub fn fuse_rankings(
     mut dense: Vec<(u64, f32)>,
     mut sparse: Vec<(u64, f32)>,
