@@ -71,6 +71,11 @@ pub fn page_node_id(doc_id: i64, page: u32) -> u64 {
     node_id(doc_id, (page as usize).saturating_sub(1))
 }
 
+/// The page (from 1) of a page's node: the inverse of [`page_node_id`].
+pub fn page_of_leaf(node_id: u64) -> u32 {
+    (node_id & (MAX_NODES_PER_DOCUMENT as u64 - 1)) as u32 + 1
+}
+
 /// The root of a document of `node_count` nodes: parents are appended level by level
 /// after the pages, so the root comes last.
 pub fn root_node_id(doc_id: i64, node_count: u32) -> u64 {
@@ -340,6 +345,7 @@ mod tests {
                 .find(|n| n.is_leaf() && n.page_start == page)
                 .expect("the page's leaf");
             assert_eq!(page_node_id(3, page), leaf.id);
+            assert_eq!(page_of_leaf(leaf.id), page);
         }
     }
 

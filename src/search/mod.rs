@@ -87,7 +87,7 @@ pub struct TraceStep {
 }
 
 /// A node the strategy chose, with what a person needs to cite it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SelectedNode {
     pub id: u64,
     pub doc_id: i64,
@@ -96,6 +96,21 @@ pub struct SelectedNode {
     pub page_start: u32,
     pub page_end: u32,
     pub score: f32,
+}
+
+impl SelectedNode {
+    /// `node` as chosen with `score`.
+    pub fn of(node: &crate::tree::Node, score: f32) -> Self {
+        Self {
+            id: node.id,
+            doc_id: node.doc_id,
+            file_name: node.file_name.clone(),
+            level: node.level,
+            page_start: node.page_start,
+            page_end: node.page_end,
+            score,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
