@@ -89,6 +89,25 @@ impl Generator {
             })
             .collect()
     }
+
+    /// As [`Generator::document`], with continuous sparse weights as BM25's are: raw
+    /// term counts tie, and the engine orders equal similarities its own way where a
+    /// search orders them by id, so tests that compare the two need no ties.
+    #[cfg(test)]
+    pub fn document_without_ties(
+        &mut self,
+        doc_id: i64,
+        file_name: &str,
+        pages: usize,
+    ) -> Vec<IndexedNode> {
+        let mut nodes = self.document(doc_id, file_name, pages);
+        for node in &mut nodes {
+            for (i, value) in node.sparse.values.iter_mut().enumerate() {
+                *value *= 1.0 + ((node.node.id as usize * 31 + i) % 997) as f32 / 1000.0;
+            }
+        }
+        nodes
+    }
 }
 
 /// Nodes written between two optimizations while a synthetic library is built, as a

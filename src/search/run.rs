@@ -617,14 +617,7 @@ mod tests {
         let mut generator = Generator::new(17, DIMENSION).expect("generator");
         let mut roots = Vec::new();
         for &(doc, pages) in shapes {
-            let mut nodes = generator.document(doc, "narrow.pdf", pages);
-            // Continuous weights, as BM25's are: raw term counts tie, and the engine
-            // orders ties its own way where a search orders them by id.
-            for node in &mut nodes {
-                for (i, value) in node.sparse.values.iter_mut().enumerate() {
-                    *value *= 1.0 + ((node.node.id as usize * 31 + i) % 997) as f32 / 1000.0;
-                }
-            }
+            let nodes = generator.document_without_ties(doc, "narrow.pdf", pages);
             let root = nodes.iter().map(|n| n.node.id).max().expect("a root");
             roots.push(ScoredNode {
                 id: root,

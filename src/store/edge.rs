@@ -656,19 +656,14 @@ mod tests {
         },
     ];
 
-    /// Three documents whose sparse weights are continuous, as BM25's are (raw term
-    /// counts tie, and the engine orders equal similarities its own way).
+    /// Three documents without tied sparse weights (see
+    /// [`Generator::document_without_ties`](crate::synthetic::Generator::document_without_ties)).
     async fn store_without_ties(dir: &Path) -> (EdgeStore, Vec<IndexedNode>) {
         let store = EdgeStore::open(dir, 16).expect("store");
         let mut generator = crate::synthetic::Generator::new(11, 16).expect("generator");
         let mut points = Vec::new();
         for (doc_id, pages) in [(1, 120), (2, 40), (3, 200)] {
-            let mut nodes = generator.document(doc_id, "ties.pdf", pages);
-            for node in &mut nodes {
-                for (i, value) in node.sparse.values.iter_mut().enumerate() {
-                    *value *= 1.0 + ((node.node.id as usize * 31 + i) % 997) as f32 / 1000.0;
-                }
-            }
+            let nodes = generator.document_without_ties(doc_id, "ties.pdf", pages);
             points.extend(nodes.clone());
             store.upsert(nodes).await.expect("upsert");
         }
