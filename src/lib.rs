@@ -2,6 +2,7 @@
 //! hierarchical retrieval. The desktop shell and the CLI are thin layers over this crate.
 
 pub mod assets;
+pub mod card;
 pub mod catalog;
 pub mod chat;
 pub mod describe;

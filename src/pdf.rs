@@ -6,6 +6,7 @@ use std::sync::{Mutex, OnceLock};
 
 use pdfium_render::prelude::{PdfDocument, Pdfium, PdfiumError, PdfiumInternalError};
 
+use crate::card::{FrontMatter, FRONT_PAGES};
 use crate::text_clean::{clean_page_text, has_text_layer};
 
 /// A document longer than this is refused rather than ingested for hours; it is a
@@ -74,6 +75,79 @@ pub fn extract_pages(
     with_document(pdfium_library, path, |document, file| {
         read_pages(document, file, max_pages)
     })
+}
+
+/// Extracts every page's text and what the document says about itself (metadata,
+/// outline, first pages), in one opening of the file.
+pub fn extract_document(
+    pdfium_library: &Path,
+    path: &Path,
+    max_pages: u32,
+) -> Result<(Vec<PageText>, FrontMatter), PdfError> {
+    with_document(pdfium_library, path, |document, file| {
+        let pages = read_pages(document, file, max_pages)?;
+        let first_pages = pages
+            .iter()
+            .take(FRONT_PAGES)
+            .map(|page| page.text.clone())
+            .collect();
+        Ok((pages, front_matter(document, first_pages)))
+    })
+}
+
+/// Reads only the metadata, the outline and the first pages: what a document card is
+/// made from, without the cost of the whole text.
+pub fn extract_front_matter(pdfium_library: &Path, path: &Path) -> Result<FrontMatter, PdfError> {
+    with_document(pdfium_library, path, |document, _| {
+        let first_pages = document
+            .pages()
+            .iter()
+            .take(FRONT_PAGES)
+            .map(|page| {
+                page.text()
+                    .map(|text| clean_page_text(&text.all()))
+                    .unwrap_or_default()
+            })
+            .collect();
+        Ok(front_matter(document, first_pages))
+    })
+}
+
+fn front_matter(document: &PdfDocument, first_pages: Vec<String>) -> FrontMatter {
+    use pdfium_render::prelude::PdfDocumentMetadataTagType as Tag;
+    let metadata = document.metadata();
+    let tag = |kind: Tag| {
+        metadata
+            .get(kind)
+            .map(|tag| tag.value().trim().to_string())
+            .filter(|value| !value.is_empty())
+    };
+    // Outlines can be huge (one bookmark per note); the top level is what names a
+    // document's parts.
+    const OUTLINE_ITEMS: usize = 64;
+    let outline = document
+        .bookmarks()
+        .root()
+        .map(|first| {
+            first
+                .iter_siblings()
+                .take(OUTLINE_ITEMS)
+                .filter_map(|bookmark| bookmark.title())
+                .map(|title| title.trim().to_string())
+                .filter(|title| !title.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    FrontMatter {
+        title: tag(Tag::Title),
+        author: tag(Tag::Author),
+        subject: tag(Tag::Subject),
+        keywords: tag(Tag::Keywords),
+        creation_date: tag(Tag::CreationDate),
+        modification_date: tag(Tag::ModificationDate),
+        outline,
+        first_pages,
+    }
 }
 
 /// Opens `path` with pdfium (checked to be a PDF first) and hands the document and its
