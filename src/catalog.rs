@@ -12,6 +12,7 @@ use sqlx::sqlite::{
 };
 use sqlx::Row;
 
+use crate::card::DocumentCard;
 use crate::pdf::PageText;
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -35,6 +36,8 @@ pub struct SearchScope {
     pub node_counts: Vec<(i64, u32)>,
     /// Documents being ingested: their points may be in the store already.
     pub being_written: usize,
+    /// The cards of the searchable documents that have one, in id order.
+    pub cards: Vec<(i64, DocumentCard)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -78,6 +81,8 @@ pub struct DocumentRecord {
     pub error: Option<String>,
     pub describer: Option<String>,
     pub warnings: Option<String>,
+    /// What the document says it is; none for documents ingested before cards.
+    pub card: Option<DocumentCard>,
     pub added_at: String,
     pub updated_at: String,
 }
@@ -90,7 +95,7 @@ pub struct Catalog {
 }
 
 const DOCUMENT_COLUMNS: &str = "d.id, d.name, d.file_name, d.path, d.content_hash, d.page_count, \
-    d.node_count, d.status, d.error, d.describer, d.warnings, d.added_at, d.updated_at, \
+    d.node_count, d.status, d.error, d.describer, d.warnings, d.card, d.added_at, d.updated_at, \
     (SELECT COUNT(*) FROM pages p WHERE p.document_id = d.id AND p.has_text = 0) AS pages_without_text";
 
 impl Catalog {
@@ -201,6 +206,20 @@ impl Catalog {
             .bind(doc_id)
             .execute(&self.pool)
             .await?;
+        Ok(())
+    }
+
+    /// Stores a document's card (replacing any before it).
+    pub async fn set_card(&self, doc_id: i64, card: &DocumentCard) -> Result<(), CatalogError> {
+        let json = serde_json::to_string(card)
+            .map_err(|err| CatalogError::Query(sqlx::Error::Encode(Box::new(err))))?;
+        sqlx::query(
+            "UPDATE documents SET card = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+        )
+        .bind(json)
+        .bind(doc_id)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
@@ -324,7 +343,7 @@ impl Catalog {
 
     async fn read_search_scope(&self) -> Result<SearchScope, CatalogError> {
         let rows = sqlx::query(
-            "SELECT id, node_count, status = ? FROM documents \
+            "SELECT id, node_count, status = ?, card FROM documents \
              WHERE (status = ? AND node_count > 0) OR status = ? ORDER BY id",
         )
         .bind(DocumentStatus::Ready.as_str())
@@ -335,9 +354,11 @@ impl Catalog {
         let mut scope = SearchScope::default();
         for row in &rows {
             if row.get::<bool, _>(2) {
-                scope
-                    .node_counts
-                    .push((row.get::<i64, _>(0), row.get::<i64, _>(1) as u32));
+                let id = row.get::<i64, _>(0);
+                scope.node_counts.push((id, row.get::<i64, _>(1) as u32));
+                if let Some(card) = parse_card(row.get::<Option<String>, _>(3).as_deref()) {
+                    scope.cards.push((id, card));
+                }
             } else {
                 scope.being_written += 1;
             }
@@ -420,6 +441,20 @@ impl Catalog {
     }
 }
 
+/// A card that cannot be read (written by a newer version, or damaged) is treated as
+/// missing rather than failing every listing; the next ingestion or correction writes
+/// it again.
+fn parse_card(json: Option<&str>) -> Option<DocumentCard> {
+    let json = json?;
+    match serde_json::from_str(json) {
+        Ok(card) => Some(card),
+        Err(err) => {
+            tracing::warn!(error = %err, "a document card could not be read");
+            None
+        }
+    }
+}
+
 fn record(row: &sqlx::sqlite::SqliteRow) -> DocumentRecord {
     let optional_u32 = |column: &str| row.get::<Option<i64>, _>(column).map(|v| v as u32);
     DocumentRecord {
@@ -435,6 +470,7 @@ fn record(row: &sqlx::sqlite::SqliteRow) -> DocumentRecord {
         error: row.get("error"),
         describer: row.get("describer"),
         warnings: row.get("warnings"),
+        card: parse_card(row.get::<Option<String>, _>("card").as_deref()),
         added_at: row.get("added_at"),
         updated_at: row.get("updated_at"),
     }
@@ -506,14 +542,23 @@ mod tests {
             .mark_ready(ids[1], 600, "extractive", None)
             .await
             .expect("ready");
+        let card = DocumentCard {
+            organization: Some("3M Company".into()),
+            fiscal_year: Some(2018),
+            ..DocumentCard::default()
+        };
+        catalog.set_card(ids[0], &card).await.expect("card");
         // The third is still being ingested: not searchable.
         assert_eq!(
             catalog.search_scope().await.expect("scope"),
             SearchScope {
                 node_counts: vec![(ids[0], 4), (ids[1], 600)],
-                being_written: 1
+                being_written: 1,
+                cards: vec![(ids[0], card.clone())],
             }
         );
+        let stored = catalog.document_by_id(ids[0]).await.expect("read");
+        assert_eq!(stored.and_then(|d| d.card), Some(card));
         catalog.mark_failed(ids[2], "broken").await.expect("failed");
         assert_eq!(
             catalog.search_scope().await.expect("scope").being_written,
@@ -620,7 +665,8 @@ mod tests {
             catalog.search_scope().await.expect("scope"),
             SearchScope {
                 node_counts: vec![(first.id, 7), (second.id, 9)],
-                being_written: 0
+                being_written: 0,
+                cards: Vec::new(),
             }
         );
         other.delete_document(first.id).await.expect("delete");

@@ -30,6 +30,8 @@ pub enum Error {
     Ingest(#[from] IngestFailure),
     #[error(transparent)]
     Render(#[from] RenderError),
+    #[error(transparent)]
+    Card(#[from] crate::card::CardError),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -87,6 +87,9 @@ pub struct QuestionRun {
     pub tokens: usize,
     pub latency_ms: f64,
     pub search_ms: f64,
+    /// Where the question's own document ranked at the first step (1 = first); none
+    /// when it was not among the step's candidates.
+    pub document_rank: Option<usize>,
     pub error: Option<String>,
 }
 
@@ -104,6 +107,10 @@ pub struct StrategyReport {
     pub median_search_ms: f64,
     /// Hits per 1,000 context tokens: how much each token buys.
     pub hits_per_1k_tokens: f64,
+    /// Share of questions whose document ranked first at the first step, and in the
+    /// first five.
+    pub document_recall_at_1: f64,
+    pub document_recall_at_5: f64,
     pub runs: Vec<QuestionRun>,
 }
 
@@ -145,6 +152,34 @@ fn mean(values: impl Iterator<Item = f64>) -> f64 {
     }
 }
 
+fn share(runs: &[QuestionRun], within: impl Fn(usize) -> bool) -> f64 {
+    if runs.is_empty() {
+        return 0.0;
+    }
+    let found = runs
+        .iter()
+        .filter(|r| r.document_rank.is_some_and(&within))
+        .count();
+    found as f64 / runs.len() as f64
+}
+
+/// The 1-based rank of `document` among the documents of a search's first step, in
+/// the order their best node appears (roots for tree strategies, pages for top-k).
+pub fn document_rank(result: &crate::search::SearchResult, document: i64) -> Option<usize> {
+    let first = result.trace.first()?;
+    let mut seen: Vec<i64> = Vec::new();
+    for candidate in &first.candidates {
+        let doc = crate::tree::doc_id_of(candidate.id);
+        if !seen.contains(&doc) {
+            seen.push(doc);
+        }
+        if doc == document {
+            return Some(seen.len());
+        }
+    }
+    None
+}
+
 pub fn summarise(strategy: Strategy, runs: Vec<QuestionRun>) -> StrategyReport {
     let ok: Vec<&QuestionRun> = runs.iter().filter(|r| r.error.is_none()).collect();
     let latencies: Vec<f64> = ok.iter().map(|r| r.latency_ms).collect();
@@ -171,6 +206,8 @@ pub fn summarise(strategy: Strategy, runs: Vec<QuestionRun>) -> StrategyReport {
         } else {
             0.0
         },
+        document_recall_at_1: share(&runs, |rank| rank == 1),
+        document_recall_at_5: share(&runs, |rank| rank <= 5),
         runs,
     }
 }
@@ -226,6 +263,9 @@ impl Library {
                             .filter_map(|p| names.get(&p.doc_id).map(|n| (n.to_string(), p.page)))
                             .collect();
                         let (hit, recall) = score(&question.gold, &returned);
+                        let document_rank = by_name
+                            .get(question.doc_name.as_str())
+                            .and_then(|&id| document_rank(&result, id));
                         QuestionRun {
                             question_id: question.id.clone(),
                             hit,
@@ -234,6 +274,7 @@ impl Library {
                             tokens: result.context.tokens,
                             latency_ms: result.latency_ms,
                             search_ms: result.search_ms,
+                            document_rank,
                             error: None,
                         }
                     }
@@ -245,6 +286,7 @@ impl Library {
                         tokens: 0,
                         latency_ms: 0.0,
                         search_ms: 0.0,
+                        document_rank: None,
                         error: Some(err.to_string()),
                     },
                 };
@@ -331,6 +373,7 @@ mod tests {
             tokens,
             latency_ms: 1.0,
             search_ms: 1.0,
+            document_rank: hit.then_some(1),
             error: error.map(String::from),
         };
         let report = summarise(
@@ -345,5 +388,6 @@ mod tests {
         assert_eq!(report.failed, 1);
         assert_eq!(report.mean_tokens, 1000.0);
         assert_eq!(report.hits_per_1k_tokens, 0.5);
+        assert!((report.document_recall_at_1 - 1.0 / 3.0).abs() < 1e-9);
     }
 }

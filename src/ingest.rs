@@ -9,9 +9,11 @@ use std::time::Instant;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::card::{self, DocumentCard, FrontMatter};
 use crate::catalog::{DocumentRecord, DocumentStatus};
-use crate::describe::{DescribeReport, TermStats};
+use crate::describe::{DescribeReport, Describer, TermStats};
 use crate::error::{Error, Result};
+use crate::index_text;
 use crate::library::Library;
 use crate::pdf::{self, PageText, PdfError};
 use crate::store::{IndexedNode, Sparse};
@@ -205,8 +207,10 @@ impl Library {
             }
         };
         progress.stage(file, Stage::Reading, 0, 1);
-        let pages = self.read_pages(path).await?;
+        let (pages, front) = self.read_pages(path).await?;
         self.catalog().save_pages(document.id, &pages).await?;
+        let (card, card_warning) = self.read_card(&front).await;
+        self.catalog().set_card(document.id, &card).await?;
         progress.stage(file, Stage::Reading, 1, 1);
         seconds.reading = lap();
         check_cancelled()?;
@@ -250,7 +254,9 @@ impl Library {
         })?;
         check_cancelled()?;
 
-        let (indexed, embedding) = self.embed_nodes(file, nodes, &pages, progress).await?;
+        let (indexed, embedding) = self
+            .embed_nodes(file, nodes, &pages, Some(&card), progress)
+            .await?;
         (seconds.dense_embedding, seconds.sparse_embedding) = embedding;
         lap();
         check_cancelled()?;
@@ -269,18 +275,35 @@ impl Library {
         }
         store.flush().await?;
         seconds.indexing = lap();
-        Ok((
-            total_nodes,
-            warnings(&page_report, &tree_report, &pages),
-            seconds,
-        ))
+        let mut warnings = warnings(&page_report, &tree_report, &pages);
+        warnings.extend(card_warning);
+        Ok((total_nodes, warnings, seconds))
     }
 
-    async fn read_pages(&self, path: &Path) -> Result<Vec<PageText>> {
+    /// The document's card: by rules, then by the LLM where one is configured. A model
+    /// that fails leaves the rules' card and a warning, never a failed ingestion.
+    async fn read_card(&self, front: &FrontMatter) -> (DocumentCard, Option<String>) {
+        let rules = card::read_card(front);
+        let Ok(Describer::Llm(describer)) = self.describer() else {
+            return (rules, None);
+        };
+        match card::fill_card(describer.client(), front, &rules).await {
+            Ok(card) => (card, None),
+            Err(err) => {
+                tracing::warn!(error = %err, "the language model could not read a document card");
+                let warning = format!(
+                    "the language model could not read what the document is ({err}); it was read by rules"
+                );
+                (rules, Some(warning))
+            }
+        }
+    }
+
+    async fn read_pages(&self, path: &Path) -> Result<(Vec<PageText>, FrontMatter)> {
         let pdfium = self.assets()?.pdfium_library.clone();
         let path = path.to_path_buf();
         let max_pages = self.settings().max_pages;
-        tokio::task::spawn_blocking(move || pdf::extract_pages(&pdfium, &path, max_pages))
+        tokio::task::spawn_blocking(move || pdf::extract_document(&pdfium, &path, max_pages))
             .await
             .map_err(|err| {
                 Error::Pdf(PdfError::Corrupt {
@@ -296,19 +319,34 @@ impl Library {
         file: &str,
         nodes: Vec<Node>,
         pages: &[PageText],
+        card: Option<&DocumentCard>,
         progress: &dyn Progress,
     ) -> Result<(Vec<IndexedNode>, (f64, f64))> {
         let (mut dense_seconds, mut sparse_seconds) = (0.0, 0.0);
         let dense = self.dense().await?;
         let sparse = self.sparse().await?;
         let include_text = self.settings().index_leaf_text;
+        let embed_text = self.settings().embed_page_text;
+        let text_of = |node: &Node| {
+            node.is_leaf()
+                .then(|| pages.get(node.page_start as usize - 1))
+                .flatten()
+                .filter(|page| page.has_text)
+                .map(|page| page.text.as_str())
+        };
         let total = nodes.len();
         progress.stage(file, Stage::Embedding, 0, total);
         let mut indexed = Vec::with_capacity(total);
         let mut remaining = nodes.into_iter().peekable();
         while remaining.peek().is_some() {
             let chunk: Vec<Node> = remaining.by_ref().take(EMBED_CHUNK).collect();
-            let texts: Vec<String> = chunk.iter().map(|n| n.description.clone()).collect();
+            let texts: Vec<String> = chunk
+                .iter()
+                .map(|node| {
+                    let page_text = text_of(node).filter(|_| embed_text);
+                    index_text::dense_text(node, card, page_text)
+                })
+                .collect();
             let embedder = dense.clone();
             let started = Instant::now();
             let vectors = tokio::task::spawn_blocking(move || embedder.embed(&texts))
@@ -317,15 +355,10 @@ impl Library {
             dense_seconds += started.elapsed().as_secs_f64();
             let started = Instant::now();
             for (node, dense_vector) in chunk.into_iter().zip(vectors) {
-                let page_text = (include_text && node.is_leaf())
-                    .then(|| {
-                        pages
-                            .get(node.page_start as usize - 1)
-                            .map(|p| p.text.as_str())
-                    })
-                    .flatten();
-                let sparse_vector =
-                    Sparse::from(sparse.embed_document(&sparse_text(&node, page_text)));
+                let page_text = text_of(&node).filter(|_| include_text);
+                let sparse_vector = Sparse::from(
+                    sparse.embed_document(&index_text::sparse_text(&node, card, page_text)),
+                );
                 indexed.push(IndexedNode {
                     node,
                     dense: dense_vector,
@@ -345,13 +378,10 @@ impl Library {
 }
 
 impl Library {
-    /// Rebuilds every ready document's BM25 vectors from its stored nodes and page
-    /// texts (after a change of `index_leaf_text`); dense vectors are kept as they are.
-    /// Returns the number of points rewritten.
-    pub async fn reindex_sparse(&self, progress: &dyn Progress) -> Result<usize> {
-        let store = self.store().await?;
-        let sparse = self.sparse().await?;
-        let include_text = self.settings().index_leaf_text;
+    /// Rebuilds every ready document's BM25 vectors (and, with `dense`, its dense
+    /// vectors) from its stored nodes, page texts and card: after a change of what is
+    /// indexed, without reading the PDFs again. Returns the number of points rewritten.
+    pub async fn reindex(&self, dense: bool, progress: &dyn Progress) -> Result<usize> {
         let documents = self
             .catalog()
             .documents_with_status(DocumentStatus::Ready)
@@ -359,42 +389,73 @@ impl Library {
         let mut rewritten = 0;
         for (index, document) in documents.iter().enumerate() {
             progress.stage(&document.file_name, Stage::Indexing, index, documents.len());
-            let mut points = store.document_points(document.id).await?;
-            for point in &mut points {
-                let page_text = if include_text && point.node.is_leaf() {
-                    self.catalog()
-                        .page_text(document.id, point.node.page_start)
-                        .await?
-                } else {
-                    None
-                };
-                point.sparse = Sparse::from(
-                    sparse.embed_document(&sparse_text(&point.node, page_text.as_deref())),
-                );
-            }
-            rewritten += points.len();
-            store.upsert(points).await?;
+            rewritten += self.reindex_points(document, dense).await?;
         }
+        let store = self.store().await?;
         store.flush().await?;
         store.optimize().await?;
         Ok(rewritten)
     }
-}
 
-/// What BM25 sees of a node: the file name (people ask by company and year), the
-/// description, the keywords, and for pages optionally the full text.
-pub fn sparse_text(node: &Node, page_text: Option<&str>) -> String {
-    let mut text = format!(
-        "{}\n{}\n{}",
-        name_words(&node.file_name),
-        node.description,
-        node.keywords.join(" ")
-    );
-    if let Some(page_text) = page_text {
-        text.push('\n');
-        text.push_str(page_text);
+    /// Rebuilds one document's vectors (after its card was corrected).
+    pub async fn reindex_document(&self, document: &DocumentRecord) -> Result<usize> {
+        let rewritten = self.reindex_points(document, true).await?;
+        self.store().await?.flush().await?;
+        Ok(rewritten)
     }
-    text
+
+    async fn reindex_points(&self, document: &DocumentRecord, dense: bool) -> Result<usize> {
+        let store = self.store().await?;
+        let sparse = self.sparse().await?;
+        let include_text = self.settings().index_leaf_text;
+        let embed_text = self.settings().embed_page_text;
+        let mut points = store.document_points(document.id).await?;
+        let leaves: Vec<(i64, u32)> = points
+            .iter()
+            .filter(|p| p.node.is_leaf())
+            .map(|p| (document.id, p.node.page_start))
+            .collect();
+        let texts = self.catalog().page_texts(&leaves).await?;
+        let card = document.card.as_ref();
+        let text_of = |node: &Node| {
+            node.is_leaf()
+                .then(|| texts.get(&(document.id, node.page_start)))
+                .flatten()
+                .map(String::as_str)
+        };
+        for point in &mut points {
+            let page_text = text_of(&point.node).filter(|_| include_text);
+            point.sparse = Sparse::from(sparse.embed_document(&index_text::sparse_text(
+                &point.node,
+                card,
+                page_text,
+            )));
+        }
+        if dense {
+            let embedder = self.dense().await?;
+            for chunk in points.chunks_mut(EMBED_CHUNK) {
+                let inputs: Vec<String> = chunk
+                    .iter()
+                    .map(|point| {
+                        let page_text = text_of(&point.node).filter(|_| embed_text);
+                        index_text::dense_text(&point.node, card, page_text)
+                    })
+                    .collect();
+                let model = embedder.clone();
+                let vectors = tokio::task::spawn_blocking(move || model.embed(&inputs))
+                    .await
+                    .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))??;
+                for (point, vector) in chunk.iter_mut().zip(vectors) {
+                    point.dense = vector;
+                }
+            }
+        }
+        let rewritten = points.len();
+        for batch in points.chunks(UPSERT_CHUNK) {
+            store.upsert(batch.to_vec()).await?;
+        }
+        Ok(rewritten)
+    }
 }
 
 fn warnings(pages: &DescribeReport, tree: &DescribeReport, texts: &[PageText]) -> Vec<String> {
@@ -459,55 +520,9 @@ fn hash_file(path: &Path, file: &str) -> Result<String> {
     Ok(hex::encode(hasher.finalize()))
 }
 
-/// A file name as words: people name files after what they hold ("3M_2018_10K.pdf"),
-/// and BM25's tokenizer keeps `3M_2018_10K` as one token that no question contains.
-fn name_words(file_name: &str) -> String {
-    let stem = file_name
-        .strip_suffix(".pdf")
-        .or_else(|| file_name.strip_suffix(".PDF"))
-        .unwrap_or(file_name);
-    stem.split(|c: char| !c.is_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn file_names_become_words() {
-        assert_eq!(name_words("3M_2018_10K.pdf"), "3M 2018 10K");
-        assert_eq!(
-            name_words("FOOTLOCKER_2022_8K_dated-2022-05-20.PDF"),
-            "FOOTLOCKER 2022 8K dated 2022 05 20"
-        );
-        assert_eq!(name_words("notes"), "notes");
-    }
-
-    #[test]
-    fn sparse_text_carries_file_name_keywords_and_optional_page_text() {
-        let node = Node {
-            id: 1,
-            doc_id: 0,
-            file_name: "3M_2018_10K.pdf".into(),
-            parent_id: -1,
-            child_ids: vec![],
-            level: 0,
-            page_start: 1,
-            page_end: 1,
-            description: "Capital spending.".into(),
-            keywords: vec!["capex".into()],
-        };
-        let text = sparse_text(&node, Some("Full page"));
-        assert!(
-            text.starts_with("3M 2018 10K\n")
-                && text.contains("capex")
-                && text.ends_with("Full page")
-        );
-        assert!(!sparse_text(&node, None).contains("Full page"));
-    }
 
     #[test]
     fn warnings_name_pages_without_text() {

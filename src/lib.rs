@@ -10,6 +10,7 @@ pub mod embed;
 pub mod error;
 pub mod eval;
 pub mod history;
+pub mod index_text;
 pub mod ingest;
 pub mod library;
 pub mod llm;

@@ -18,6 +18,10 @@ pub struct LibrarySettings {
     pub max_pages: u32,
     /// Add a page's full text to its BM25 vector, not only its description.
     pub index_leaf_text: bool,
+    /// Embed a page's own text (after its document's card) for its dense vector, not
+    /// its description; sections are always embedded by their summaries.
+    #[serde(default = "embed_page_text_default")]
+    pub embed_page_text: bool,
     /// OpenAI-compatible endpoint for descriptions and answers; none means offline.
     pub llm_base_url: Option<String>,
     pub llm_model: Option<String>,
@@ -30,10 +34,15 @@ impl Default for LibrarySettings {
             bm25_language: DEFAULT_BM25_LANGUAGE.to_string(),
             max_pages: DEFAULT_MAX_PAGES,
             index_leaf_text: false,
+            embed_page_text: true,
             llm_base_url: None,
             llm_model: None,
         }
     }
+}
+
+fn embed_page_text_default() -> bool {
+    true
 }
 
 const SETTINGS_KEY: &str = "library_settings";

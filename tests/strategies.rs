@@ -230,7 +230,7 @@ async fn rebuilding_bm25_vectors_keeps_points_and_dense_scores() {
         ..library.settings().clone()
     };
     library.update_settings(settings).await.expect("settings");
-    let rewritten = library.reindex_sparse(&NoProgress).await.expect("reindex");
+    let rewritten = library.reindex(false, &NoProgress).await.expect("reindex");
     assert_eq!(rewritten, count);
     assert_eq!(store.count(None).await.expect("count"), count);
 

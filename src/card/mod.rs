@@ -2,10 +2,15 @@
 //! period it covers, read from the document itself (metadata, outline, first pages),
 //! never from its file name. Cards let a question find its document before its pages.
 
+mod correct;
+mod llm;
+pub mod question;
 mod rules;
 
 use serde::{Deserialize, Serialize};
 
+pub use llm::fill_card;
+pub use question::{analyse_question, QuestionAnalysis};
 pub use rules::read_card;
 
 /// What kind of document a card describes. Filings have their SEC form; everything
@@ -182,3 +187,229 @@ pub struct FrontMatter {
 /// How many pages a card reader looks at: covers and the first page of a filing's
 /// body are enough, and reading further costs time on every ingestion.
 pub const FRONT_PAGES: usize = 3;
+
+impl DocumentCard {
+    /// The card in one line, as every node of its document carries it: organisation ·
+    /// kind · period ("3M Company · 10-K annual report · fiscal year 2018"). Empty when
+    /// the card knows none of them.
+    pub fn short_form(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(organization) = &self.organization {
+            parts.push(organization.clone());
+        }
+        if let Some(kind) = self.kind {
+            parts.push(kind.label().to_string());
+        }
+        match (self.fiscal_quarter, self.fiscal_year) {
+            (Some(quarter), Some(year)) => parts.push(format!("Q{quarter} fiscal year {year}")),
+            (None, Some(year)) => parts.push(format!("fiscal year {year}")),
+            _ => {}
+        }
+        if let Some(date) = &self.date {
+            if self.kind == Some(DocumentKind::CurrentReport) || self.fiscal_year.is_none() {
+                parts.push(format!("dated {date}"));
+            }
+        }
+        parts.join(" · ")
+    }
+
+    /// The words a BM25 query should find the card by: the short form, the aliases,
+    /// and the period as questions write it ("FY2018").
+    pub fn search_words(&self) -> String {
+        let mut words = vec![self.short_form()];
+        words.extend(self.aliases.iter().cloned());
+        if let Some(year) = self.fiscal_year {
+            words.push(format!("FY{year} {year}"));
+        }
+        words.join(" ")
+    }
+
+    /// Whether the card names the organisation (the part that lets a question find
+    /// the document without its file name).
+    pub fn names_organization(&self) -> bool {
+        self.organization.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_form_and_search_words() {
+        let card = DocumentCard {
+            organization: Some("3M Company".into()),
+            aliases: vec!["3M".into(), "MMM".into()],
+            kind: Some(DocumentKind::AnnualReport),
+            fiscal_year: Some(2018),
+            ..DocumentCard::default()
+        };
+        assert_eq!(
+            card.short_form(),
+            "3M Company · 10-K annual report · fiscal year 2018"
+        );
+        assert!(card.search_words().ends_with("3M MMM FY2018 2018"));
+        let eight_k = DocumentCard {
+            kind: Some(DocumentKind::CurrentReport),
+            fiscal_year: Some(2022),
+            date: Some("2022-07-01".into()),
+            ..DocumentCard::default()
+        };
+        assert_eq!(
+            eight_k.short_form(),
+            "8-K current report · fiscal year 2022 · dated 2022-07-01"
+        );
+        assert_eq!(DocumentCard::default().short_form(), "");
+    }
+
+    #[test]
+    fn kinds_and_fields_parse_from_what_people_type() {
+        assert_eq!(DocumentKind::parse("10-K"), Some(DocumentKind::AnnualReport));
+        assert_eq!(DocumentKind::parse("8k"), Some(DocumentKind::CurrentReport));
+        assert_eq!(
+            DocumentKind::parse("earnings-release"),
+            Some(DocumentKind::EarningsRelease)
+        );
+        assert_eq!(DocumentKind::parse("poem"), None);
+        assert_eq!(CardField::parse("fiscal-year"), Some(CardField::FiscalYear));
+        assert_eq!(CardField::parse("colour"), None);
+    }
+}
+
+/// A correction that cannot be applied, in words for the person who typed it.
+#[derive(Debug, thiserror::Error)]
+pub enum CardError {
+    #[error("`{0}` is not a card field; the fields are title, organization, aliases, kind, fiscal_year, fiscal_quarter, period_end and date")]
+    UnknownField(String),
+    #[error("`{0}` is not field=value")]
+    NotAnAssignment(String),
+    #[error("{field} cannot be `{value}`: {expected}")]
+    BadValue {
+        field: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+}
+
+impl DocumentCard {
+    /// Applies `field=value` as a person's correction (an empty value clears the field).
+    pub fn correct(&mut self, assignment: &str) -> Result<CardField, CardError> {
+        let (name, value) = assignment
+            .split_once('=')
+            .ok_or_else(|| CardError::NotAnAssignment(assignment.to_string()))?;
+        let field =
+            CardField::parse(name).ok_or_else(|| CardError::UnknownField(name.to_string()))?;
+        let value = value.trim();
+        let text = (!value.is_empty()).then(|| value.to_string());
+        let bad = |expected| CardError::BadValue {
+            field: field.name(),
+            value: value.to_string(),
+            expected,
+        };
+        match field {
+            CardField::Title => self.title = text,
+            CardField::Organization => self.organization = text,
+            CardField::Aliases => {
+                self.aliases = value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(String::from)
+                    .collect()
+            }
+            CardField::Kind => {
+                self.kind = match text {
+                    None => None,
+                    Some(text) => Some(DocumentKind::parse(&text).ok_or_else(|| {
+                        bad("one of 10-K, 10-Q, 8-K, earnings, paper, contract, other")
+                    })?),
+                }
+            }
+            CardField::FiscalYear => {
+                self.fiscal_year = match text {
+                    None => None,
+                    Some(text) => Some(
+                        text.parse::<i32>()
+                            .ok()
+                            .filter(|y| (1900..=2100).contains(y))
+                            .ok_or_else(|| bad("a year such as 2018"))?,
+                    ),
+                }
+            }
+            CardField::FiscalQuarter => {
+                self.fiscal_quarter = match text {
+                    None => None,
+                    Some(text) => Some(
+                        text.trim_start_matches(['Q', 'q'])
+                            .parse::<u8>()
+                            .ok()
+                            .filter(|q| (1..=4).contains(q))
+                            .ok_or_else(|| bad("a quarter from 1 to 4"))?,
+                    ),
+                }
+            }
+            CardField::PeriodEnd | CardField::Date => {
+                if let Some(text) = &text {
+                    if !llm::is_iso_date(text) {
+                        return Err(bad("a date written YYYY-MM-DD"));
+                    }
+                }
+                if field == CardField::PeriodEnd {
+                    self.period_end = text;
+                } else {
+                    self.date = text;
+                }
+            }
+        }
+        self.unsure.retain(|f| *f != field);
+        if !self.corrected.contains(&field) {
+            self.corrected.push(field);
+        }
+        Ok(field)
+    }
+}
+
+#[cfg(test)]
+mod correction_tests {
+    use super::*;
+
+    #[test]
+    fn corrections_set_clear_and_are_remembered() {
+        let mut card = DocumentCard {
+            unsure: vec![CardField::FiscalYear],
+            ..DocumentCard::default()
+        };
+        card.correct("fiscal_year=2019").expect("year");
+        card.correct("kind=10-K").expect("kind");
+        card.correct("aliases=3M, MMM").expect("aliases");
+        card.correct("fiscal-quarter=Q2").expect("quarter");
+        assert_eq!(card.fiscal_year, Some(2019));
+        assert_eq!(card.kind, Some(DocumentKind::AnnualReport));
+        assert_eq!(card.aliases, vec!["3M", "MMM"]);
+        assert_eq!(card.fiscal_quarter, Some(2));
+        assert!(card.unsure.is_empty());
+        assert_eq!(
+            card.corrected,
+            vec![
+                CardField::FiscalYear,
+                CardField::Kind,
+                CardField::Aliases,
+                CardField::FiscalQuarter
+            ]
+        );
+        card.correct("fiscal_quarter=").expect("clears");
+        assert_eq!(card.fiscal_quarter, None);
+    }
+
+    #[test]
+    fn bad_corrections_say_what_is_expected() {
+        let mut card = DocumentCard::default();
+        let message = |result: Result<CardField, CardError>| result.expect_err("bad").to_string();
+        assert!(message(card.correct("year=2019")).contains("not a card field"));
+        assert!(message(card.correct("fiscal_year")).contains("not field=value"));
+        assert!(message(card.correct("fiscal_year=last")).contains("a year such as 2018"));
+        assert!(message(card.correct("date=1 July")).contains("YYYY-MM-DD"));
+        assert!(message(card.correct("kind=poem")).contains("10-K"));
+        assert_eq!(card, DocumentCard::default(), "a refused correction changes nothing");
+    }
+}

@@ -16,8 +16,8 @@ pub fn print_documents(documents: &[DocumentRecord], json: bool) -> Result<()> {
         return Ok(());
     }
     println!(
-        "{:>4}  {:<32} {:>6}  {:<9} note",
-        "id", "name", "pages", "status"
+        "{:>4}  {:<32} {:>6}  {:<9} {:<48} note",
+        "id", "name", "pages", "status", "what it is"
     );
     for document in documents {
         let note = document
@@ -25,8 +25,13 @@ pub fn print_documents(documents: &[DocumentRecord], json: bool) -> Result<()> {
             .as_deref()
             .or(document.warnings.as_deref())
             .unwrap_or("");
+        let card = document
+            .card
+            .as_ref()
+            .map(|c| c.short_form())
+            .unwrap_or_default();
         println!(
-            "{:>4}  {:<32} {:>6}  {:<9} {}",
+            "{:>4}  {:<32} {:>6}  {:<9} {:<48} {}",
             document.id,
             document.name,
             document
@@ -34,6 +39,7 @@ pub fn print_documents(documents: &[DocumentRecord], json: bool) -> Result<()> {
                 .map(|p| p.to_string())
                 .unwrap_or_else(|| "-".into()),
             format!("{:?}", document.status).to_lowercase(),
+            card,
             note
         );
     }

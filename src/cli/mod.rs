@@ -1,6 +1,7 @@
 //! Argument parsing and the commands.
 
 mod ask;
+mod card;
 mod docs;
 mod ingest;
 mod migrate;
@@ -105,14 +106,23 @@ pub enum Command {
     Ask(ask::AskArgs),
     /// Past searches, comparisons, questions and benchmarks.
     History(ask::HistoryArgs),
-    /// Rebuild the BM25 vectors of every document (no re-embedding), e.g. after
-    /// switching page full text in or out of them.
+    /// Rebuild the vectors of every document from what the library holds (no PDF is
+    /// read again): the BM25 vectors, and with --dense the dense ones too.
     Reindex {
         /// Add each page's full text to its BM25 vector (true) or only its description
         /// and keywords (false); the library's setting otherwise.
         #[arg(long)]
         leaf_text: Option<bool>,
+        /// Embed each page's own text (true) or its description (false) for its dense
+        /// vector; implies --dense. The library's setting otherwise.
+        #[arg(long)]
+        page_text: Option<bool>,
+        /// Re-embed the dense vectors too (the slow part of an ingestion).
+        #[arg(long)]
+        dense: bool,
     },
+    /// Show a document's card (what it says it is), or correct it.
+    Card(card::CardArgs),
     /// Move the library's vectors to a Qdrant server or back to this computer.
     Migrate(migrate::MigrateArgs),
     /// Remove a document, its pages and its vectors.
@@ -174,21 +184,29 @@ pub async fn run(args: Args) -> Result<ExitCode> {
             };
             scale::run(scale_args, options).await
         }
-        Command::Reindex { leaf_text } => {
+        Command::Reindex {
+            leaf_text,
+            page_text,
+            dense,
+        } => {
             let mut library = open(&root, &args).await?;
-            if let Some(leaf_text) = leaf_text {
+            if leaf_text.is_some() || page_text.is_some() {
+                let current = library.settings().clone();
                 let settings = pagetree::settings::LibrarySettings {
-                    index_leaf_text: *leaf_text,
-                    ..library.settings().clone()
+                    index_leaf_text: leaf_text.unwrap_or(current.index_leaf_text),
+                    embed_page_text: page_text.unwrap_or(current.embed_page_text),
+                    ..current
                 };
                 library.update_settings(settings).await?;
             }
+            let dense = *dense || page_text.is_some();
             let started = std::time::Instant::now();
             let points = library
-                .reindex_sparse(&pagetree::ingest::NoProgress)
+                .reindex(dense, &pagetree::ingest::NoProgress)
                 .await?;
             println!(
-                "rebuilt the BM25 vectors of {points} nodes in {:.1} s (page text {})",
+                "rebuilt the {} vectors of {points} nodes in {:.1} s (page text in BM25 {})",
+                if dense { "dense and BM25" } else { "BM25" },
                 started.elapsed().as_secs_f64(),
                 if library.settings().index_leaf_text {
                     "included"
@@ -198,6 +216,7 @@ pub async fn run(args: Args) -> Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
+        Command::Card(card_args) => card::run(&open(&root, &args).await?, card_args).await,
         Command::Ask(ask_args) => ask::ask(&open(&root, &args).await?, ask_args).await,
         Command::History(history_args) => {
             ask::history(&open(&root, &args).await?, history_args).await

@@ -66,6 +66,11 @@ pub struct SearchOptions {
     /// Search only these documents (name, file name or id; repeatable).
     #[arg(long = "document")]
     pub documents: Vec<String>,
+    /// Do not read organisations, periods and kinds of document in the question (by
+    /// default a named organisation restricts the search to its documents, and cards
+    /// matching the period and kind rank first).
+    #[arg(long)]
+    pub no_query_analysis: bool,
 }
 
 impl SearchOptions {
@@ -131,6 +136,7 @@ impl SearchOptions {
             token_budget: self.token_budget,
             max_node_pages: Some(self.max_node_pages).filter(|&m| m > 0),
             documents,
+            query_analysis: !self.no_query_analysis,
         })
     }
 }
@@ -176,6 +182,9 @@ fn print_result(result: &SearchResult, show_context: bool) {
         result.store_queries,
         result.stopped_because
     );
+    if let Some(analysis) = result.analysis.as_ref().filter(|a| a.recognised_anything()) {
+        println!("  question: {}", analysis.note);
+    }
     for node in &result.selected {
         let pages = if node.page_start == node.page_end {
             format!("p.{}", node.page_start)
@@ -259,6 +268,11 @@ pub struct BenchArgs {
     /// Only the first N questions.
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Ingest copies of `--pdfs` named `doc-<hash>.pdf` instead of the files, so that
+    /// nothing can be read from a file name (use a library of its own: content already
+    /// in the library keeps its name).
+    #[arg(long)]
+    pub rename_opaque: bool,
     #[command(flatten)]
     pub options: SearchOptions,
     #[arg(long)]
@@ -279,7 +293,7 @@ pub async fn bench(library: &Library, args: &BenchArgs) -> Result<ExitCode> {
     let mut aliases: std::collections::HashMap<String, String> =
         library.catalog().json_setting(ALIASES_KEY).await?;
     if let Some(dir) = &args.pdfs {
-        let found = ingest_missing(library, dir).await?;
+        let found = ingest_missing(library, dir, args.rename_opaque).await?;
         if found
             .iter()
             .any(|(name, target)| aliases.get(name) != Some(target))
@@ -368,6 +382,7 @@ async fn record_bench(
 async fn ingest_missing(
     library: &Library,
     dir: &std::path::Path,
+    rename_opaque: bool,
 ) -> Result<std::collections::HashMap<String, String>> {
     let mut aliases = std::collections::HashMap::new();
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -378,13 +393,23 @@ async fn ingest_missing(
     files.sort();
     let mut added = 0;
     for file in files {
-        match library.ingest(&file, &NoProgress).await {
-            Ok(pagetree::ingest::IngestOutcome::Added { .. }) => added += 1,
+        let stem = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let source = if rename_opaque {
+            opaque_copy(library, &file)?
+        } else {
+            file.clone()
+        };
+        match library.ingest(&source, &NoProgress).await {
+            Ok(pagetree::ingest::IngestOutcome::Added { document, .. }) => {
+                added += 1;
+                if stem != document.name {
+                    aliases.insert(stem, document.name);
+                }
+            }
             Ok(pagetree::ingest::IngestOutcome::AlreadyPresent { document }) => {
-                let stem = file
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default();
                 if stem != document.name {
                     aliases.insert(stem, document.name);
                 }
@@ -397,6 +422,23 @@ async fn ingest_missing(
         library.store().await?.optimize().await?;
     }
     Ok(aliases)
+}
+
+/// A copy of `file` in the library's `opaque-copies` folder, named by its content's hash:
+/// kept there so that pages can still be shown from it.
+fn opaque_copy(library: &Library, file: &std::path::Path) -> Result<PathBuf> {
+    use sha2::{Digest, Sha256};
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let hash = hex::encode(Sha256::digest(&bytes));
+    let folder = library.root().join("opaque-copies");
+    std::fs::create_dir_all(&folder)
+        .with_context(|| format!("cannot create {}", folder.display()))?;
+    let copy = folder.join(format!("doc-{}.pdf", &hash[..12]));
+    if !copy.exists() {
+        std::fs::write(&copy, &bytes)
+            .with_context(|| format!("cannot write {}", copy.display()))?;
+    }
+    Ok(copy)
 }
 
 fn print_report(report: &BenchReport) {
@@ -413,12 +455,21 @@ fn print_report(report: &BenchReport) {
         report.median_embed_ms
     );
     println!(
-        "{:<16} {:>6} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10}",
-        "strategy", "hit", "recall", "pages", "tokens", "p50 ms", "p95 ms", "hits/1k tok"
+        "{:<16} {:>6} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>6} {:>6}",
+        "strategy",
+        "hit",
+        "recall",
+        "pages",
+        "tokens",
+        "p50 ms",
+        "p95 ms",
+        "hits/1k tok",
+        "doc@1",
+        "doc@5"
     );
     for s in &report.strategies {
         println!(
-            "{:<16} {:>6.3} {:>7.3} {:>7.1} {:>8.0} {:>9.1} {:>9.1} {:>10.3}{}",
+            "{:<16} {:>6.3} {:>7.3} {:>7.1} {:>8.0} {:>9.1} {:>9.1} {:>10.3} {:>6.3} {:>6.3}{}",
             s.strategy.name(),
             s.hit_rate,
             s.page_recall,
@@ -427,6 +478,8 @@ fn print_report(report: &BenchReport) {
             s.median_latency_ms,
             s.p95_latency_ms,
             s.hits_per_1k_tokens,
+            s.document_recall_at_1,
+            s.document_recall_at_5,
             if s.failed > 0 {
                 format!("  ({} failed)", s.failed)
             } else {

@@ -38,6 +38,10 @@ impl LlmDescriber {
         self.client.settings()
     }
 
+    pub fn client(&self) -> &LlmClient {
+        &self.client
+    }
+
     pub async fn describe_page(&self, page_text: &str) -> Result<Description, LlmFailure> {
         let text = cut_chars(page_text, self.settings().max_input_chars);
         let user = format!("Page text:\n\"\"\"\n{text}\n\"\"\"");

@@ -1,11 +1,13 @@
 //! `Library::search`: embeds the question once, runs a strategy, assembles the context.
 
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use super::context::{self, Context};
 use super::run::SearchRun;
 use super::{SearchResult, SearchSettings, SelectedNode, Strategy};
-use crate::catalog::{DocumentRecord, DocumentStatus};
+use crate::card::{analyse_question, QuestionAnalysis};
+use crate::catalog::{DocumentRecord, DocumentStatus, SearchScope};
 use crate::error::Result;
 use crate::library::Library;
 use crate::store::{QueryVectors, Sparse};
@@ -67,16 +69,81 @@ impl Library {
         strategy: &Strategy,
         settings: &SearchSettings,
     ) -> Result<SearchResult> {
-        if strategy.needs_llm() {
-            return self
-                .proxy_pointer(question, query, embed_ms, strategy, settings)
-                .await;
-        }
-        let only = settings.documents.as_deref();
         let scope = self.catalog().search_scope().await?;
+        let analysis = (settings.query_analysis && settings.documents.is_none())
+            .then(|| analyse_question(question, &scope.cards));
+        let filter = analysis
+            .as_ref()
+            .and_then(|a| a.filter.as_ref())
+            .map(|named| with_documents_without_cards(named, &scope));
+        let first = self
+            .search_scoped(
+                question,
+                query,
+                embed_ms,
+                strategy,
+                settings,
+                &scope,
+                filter.as_deref(),
+                analysis.as_ref(),
+            )
+            .await?;
+        if filter.is_none() || !first.context.pages.is_empty() {
+            return Ok(first);
+        }
+        // A filter must never cost the answer: nothing found in the named
+        // organisation's documents means the whole library is searched after all.
+        let mut analysis = analysis;
+        if let Some(analysis) = analysis.as_mut() {
+            analysis.filter = None;
+            analysis.note.push_str(
+                "; nothing was found in those documents, so the whole library was searched",
+            );
+        }
+        self.search_scoped(
+            question,
+            query,
+            embed_ms,
+            strategy,
+            settings,
+            &scope,
+            None,
+            analysis.as_ref(),
+        )
+        .await
+    }
+
+    /// One search over `filter` (or what `settings` allow), with the first step's
+    /// boosts of `analysis`.
+    #[allow(clippy::too_many_arguments)]
+    async fn search_scoped(
+        &self,
+        question: &str,
+        query: &QueryVectors,
+        embed_ms: f64,
+        strategy: &Strategy,
+        settings: &SearchSettings,
+        scope: &SearchScope,
+        filter: Option<&[i64]>,
+        analysis: Option<&QuestionAnalysis>,
+    ) -> Result<SearchResult> {
+        if strategy.needs_llm() {
+            let mut scoped = settings.clone();
+            if let Some(filter) = filter {
+                scoped.documents = Some(filter.to_vec());
+            }
+            let mut result = self
+                .proxy_pointer(question, query, embed_ms, strategy, &scoped)
+                .await?;
+            result.settings = settings.clone();
+            result.analysis = analysis.cloned();
+            return Ok(result);
+        }
+        let only = settings.documents.as_deref().or(filter);
         let documents: Vec<(i64, u32)> = scope
             .node_counts
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|(id, _)| only.is_none_or(|ids| ids.contains(id)))
             .collect();
         let roots: Vec<u64> = documents
@@ -95,6 +162,18 @@ impl Library {
         );
         if only.is_none() {
             run = run.over_whole_library(scope.being_written > 0);
+        }
+        if let Some(analysis) = analysis {
+            let nodes: HashMap<i64, u32> = documents.iter().copied().collect();
+            run = run.with_root_boosts(
+                analysis
+                    .boosts
+                    .iter()
+                    .filter_map(|&(doc, boost)| {
+                        nodes.get(&doc).map(|&count| (root_node_id(doc, count), boost))
+                    })
+                    .collect(),
+            );
         }
         let mut chosen = run.execute(strategy, &roots, &doc_ids).await?;
         if let Some(max_pages) = settings.max_node_pages.filter(|&m| m > 0) {
@@ -115,6 +194,7 @@ impl Library {
             store_queries: run.store_queries,
             trace: run.trace,
             stopped_because: run.stopped_because,
+            analysis: analysis.cloned(),
         })
     }
 
@@ -134,4 +214,21 @@ impl Library {
         let lookup = |doc: i64, page: u32| texts.get(&(doc, page)).cloned();
         Ok(context::assemble(selected, &lookup, budget))
     }
+}
+
+/// `named` and every searchable document without a card: what a document without one
+/// is about is not known, so a filter by organisation must not drop it.
+fn with_documents_without_cards(named: &[i64], scope: &SearchScope) -> Vec<i64> {
+    let carded: HashSet<i64> = scope.cards.iter().map(|(id, _)| *id).collect();
+    let mut documents: Vec<i64> = named.to_vec();
+    documents.extend(
+        scope
+            .node_counts
+            .iter()
+            .map(|(id, _)| *id)
+            .filter(|id| !carded.contains(id)),
+    );
+    documents.sort_unstable();
+    documents.dedup();
+    documents
 }

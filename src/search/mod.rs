@@ -49,6 +49,15 @@ pub struct SearchSettings {
     pub max_node_pages: Option<u32>,
     /// Restrict the search to these documents (ids); all ready documents otherwise.
     pub documents: Option<Vec<i64>>,
+    /// Read organisations, periods and kinds of document in the question and use the
+    /// documents' cards at the first step (see [`crate::card::question`]). Only over the
+    /// whole library: a search told its documents has nothing to choose.
+    #[serde(default = "default_true")]
+    pub query_analysis: bool,
+}
+
+fn default_true() -> bool {
+    true
 }
 
 fn default_max_node_pages() -> Option<u32> {
@@ -67,6 +76,7 @@ impl Default for SearchSettings {
             token_budget: None,
             max_node_pages: Some(DEFAULT_MAX_NODE_PAGES),
             documents: None,
+            query_analysis: true,
         }
     }
 }
@@ -129,6 +139,9 @@ pub struct SearchResult {
     pub store_queries: usize,
     pub trace: Vec<TraceStep>,
     pub stopped_because: String,
+    /// What the question named and how the first step used it.
+    #[serde(default)]
+    pub analysis: Option<crate::card::QuestionAnalysis>,
 }
 
 #[cfg(test)]

@@ -277,6 +277,7 @@ impl Library {
             store_queries: 1,
             trace,
             stopped_because,
+            analysis: None,
         })
     }
 }
@@ -300,6 +301,7 @@ mod tests {
             error: None,
             describer: None,
             warnings: None,
+            card: None,
             added_at: String::new(),
             updated_at: String::new(),
         }

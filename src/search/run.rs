@@ -41,6 +41,9 @@ pub struct SearchRun<'a> {
     /// Whether the store may hold pages of documents not searched (being ingested).
     others_stored: bool,
     stray_roots: usize,
+    /// Added to the fused scores of these roots at the first step (document cards that
+    /// match the question).
+    root_boosts: HashMap<u64, f32>,
     nodes: HashMap<u64, Node>,
     /// The raw scores of every node ranked so far in this search.
     scores: HashMap<u64, RawScores>,
@@ -72,6 +75,7 @@ impl<'a> SearchRun<'a> {
             whole_library: false,
             others_stored: true,
             stray_roots: STRAY_ROOTS,
+            root_boosts: HashMap::new(),
             nodes: HashMap::new(),
             scores: HashMap::new(),
             narrowed_pages: HashMap::new(),
@@ -91,6 +95,12 @@ impl<'a> SearchRun<'a> {
     pub fn over_whole_library(mut self, others_stored: bool) -> Self {
         self.whole_library = true;
         self.others_stored = others_stored;
+        self
+    }
+
+    /// Ranks these roots up at the first step by the boost given (root id → boost).
+    pub fn with_root_boosts(mut self, boosts: HashMap<u64, f32>) -> Self {
+        self.root_boosts = boosts;
         self
     }
 
@@ -141,7 +151,14 @@ impl<'a> SearchRun<'a> {
         if self.whole_library {
             self.score_every_root(roots).await?;
         }
-        self.rank_with(roots.to_vec(), self.root_fusion).await
+        let mut ranked = self.rank_with(roots.to_vec(), self.root_fusion).await?;
+        if !self.root_boosts.is_empty() {
+            for root in &mut ranked {
+                root.score += self.root_boosts.get(&root.id).copied().unwrap_or(0.0);
+            }
+            ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+        }
+        Ok(ranked)
     }
 
     /// Scores every root in the store in one call and keeps those of `roots`. When the

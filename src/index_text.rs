@@ -1,0 +1,119 @@
+//! What a node's vectors are made from. Every node carries its document's card, so a
+//! page can be found by the organisation and period it belongs to without its file
+//! name; a page is embedded in its own words, a section by its summary.
+
+use crate::card::DocumentCard;
+use crate::tree::Node;
+
+/// The text of a node's dense vector: the card's short form, then the page's own text
+/// (for a page with a text layer) or the node's description. The model reads the
+/// first window of it, so the identity goes first.
+pub fn dense_text(node: &Node, card: Option<&DocumentCard>, page_text: Option<&str>) -> String {
+    let body = page_text
+        .filter(|text| !text.trim().is_empty())
+        .unwrap_or(&node.description);
+    match card.map(DocumentCard::short_form).filter(|s| !s.is_empty()) {
+        Some(identity) => format!("{identity}.\n{body}"),
+        None => body.to_string(),
+    }
+}
+
+/// What BM25 sees of a node: its document's identity (the card's words, or the file
+/// name's words where the card does not name the organisation: people name files after
+/// what they hold), the description, the keywords, and for pages optionally the text.
+pub fn sparse_text(node: &Node, card: Option<&DocumentCard>, page_text: Option<&str>) -> String {
+    let identity = match card.filter(|c| c.names_organization()) {
+        Some(card) => card.search_words(),
+        None => name_words(&node.file_name),
+    };
+    let mut text = format!(
+        "{identity}\n{}\n{}",
+        node.description,
+        node.keywords.join(" ")
+    );
+    if let Some(page_text) = page_text {
+        text.push('\n');
+        text.push_str(page_text);
+    }
+    text
+}
+
+/// A file name as words: BM25's tokenizer keeps `3M_2018_10K` as one token that no
+/// question contains.
+fn name_words(file_name: &str) -> String {
+    let stem = file_name
+        .strip_suffix(".pdf")
+        .or_else(|| file_name.strip_suffix(".PDF"))
+        .unwrap_or(file_name);
+    stem.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::DocumentKind;
+
+    fn page() -> Node {
+        Node {
+            id: 1,
+            doc_id: 0,
+            file_name: "3M_2018_10K.pdf".into(),
+            parent_id: -1,
+            child_ids: vec![],
+            level: 0,
+            page_start: 1,
+            page_end: 1,
+            description: "Capital spending.".into(),
+            keywords: vec!["capex".into()],
+        }
+    }
+
+    fn card() -> DocumentCard {
+        DocumentCard {
+            organization: Some("3M Company".into()),
+            kind: Some(DocumentKind::AnnualReport),
+            fiscal_year: Some(2018),
+            ..DocumentCard::default()
+        }
+    }
+
+    #[test]
+    fn file_names_become_words() {
+        assert_eq!(name_words("3M_2018_10K.pdf"), "3M 2018 10K");
+        assert_eq!(
+            name_words("FOOTLOCKER_2022_8K_dated-2022-05-20.PDF"),
+            "FOOTLOCKER 2022 8K dated 2022 05 20"
+        );
+        assert_eq!(name_words("notes"), "notes");
+    }
+
+    #[test]
+    fn sparse_text_carries_the_card_or_else_the_file_name() {
+        let node = page();
+        let text = sparse_text(&node, None, Some("Full page"));
+        assert!(
+            text.starts_with("3M 2018 10K\n")
+                && text.contains("capex")
+                && text.ends_with("Full page")
+        );
+        assert!(!sparse_text(&node, None, None).contains("Full page"));
+        let carded = sparse_text(&node, Some(&card()), None);
+        assert!(carded.starts_with("3M Company · 10-K annual report"), "{carded}");
+        assert!(carded.contains("FY2018") && !carded.contains("10K"), "{carded}");
+    }
+
+    #[test]
+    fn dense_text_is_the_page_in_its_own_words_after_the_card() {
+        let node = page();
+        let text = dense_text(&node, Some(&card()), Some("Purchases of PP&E were $1,577"));
+        assert_eq!(
+            text,
+            "3M Company · 10-K annual report · fiscal year 2018.\nPurchases of PP&E were $1,577"
+        );
+        assert_eq!(dense_text(&node, None, Some("  ")), "Capital spending.");
+        assert_eq!(dense_text(&node, None, None), "Capital spending.");
+    }
+}
