@@ -55,8 +55,8 @@ impl Day {
 
     /// "December 31, 2018", the way SEC covers write it.
     pub fn long(self) -> String {
-        let month = MONTHS[(self.month - 1) as usize];
-        let mut name = month.to_string();
+        let index = (self.month as usize).wrapping_sub(1);
+        let mut name = MONTHS.get(index).copied().unwrap_or("month").to_string();
         name[..1].make_ascii_uppercase();
         format!("{name} {}, {}", self.day, self.year)
     }
@@ -105,14 +105,21 @@ const OTHER_LANGUAGE_MONTHS: [(&str, u32); 25] = [
 /// or Russian one, means.
 pub fn month_number(name: &str) -> Option<u32> {
     let name = name.trim_end_matches('.').to_lowercase();
-    if let Some((_, month)) = OTHER_LANGUAGE_MONTHS.iter().find(|(other, _)| *other == name) {
+    if let Some((_, month)) = OTHER_LANGUAGE_MONTHS
+        .iter()
+        .find(|(other, _)| *other == name)
+    {
         return Some(*month);
     }
     if name.len() < 3 {
         return None;
     }
     // "Sept" is a common abbreviation that is not a prefix of the 3-letter form.
-    let name = if name == "sept" { "sep".to_string() } else { name };
+    let name = if name == "sept" {
+        "sep".to_string()
+    } else {
+        name
+    };
     MONTHS
         .iter()
         .position(|month| month.starts_with(&name))
@@ -139,7 +146,10 @@ fn month_first() -> &'static Regex {
 fn day_first() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        let other: Vec<&str> = OTHER_LANGUAGE_MONTHS.iter().map(|(name, _)| *name).collect();
+        let other: Vec<&str> = OTHER_LANGUAGE_MONTHS
+            .iter()
+            .map(|(name, _)| *name)
+            .collect();
         Regex::new(&format!(
             r"(?i)\b(\d{{1,2}})(?:\s+de)?\s+({}|{})\s*(?:,|de)?\s*((?:19|20)\d\d)\b",
             other.join("|"),
@@ -227,8 +237,14 @@ mod tests {
 
     #[test]
     fn dates_are_read_in_the_layouts_pdf_text_gives() {
-        assert_eq!(first_day("ended December 31, 2018"), Some(day(2018, 12, 31)));
-        assert_eq!(first_day("ENDED DECEMBER 31 , 2018"), Some(day(2018, 12, 31)));
+        assert_eq!(
+            first_day("ended December 31, 2018"),
+            Some(day(2018, 12, 31))
+        );
+        assert_eq!(
+            first_day("ENDED DECEMBER 31 , 2018"),
+            Some(day(2018, 12, 31))
+        );
         assert_eq!(first_day("ended Dec. 31,2018"), Some(day(2018, 12, 31)));
         assert_eq!(first_day("ended\nJune 30,\n2023"), Some(day(2023, 6, 30)));
         assert_eq!(first_day("le 31 December 2018"), Some(day(2018, 12, 31)));

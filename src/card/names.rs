@@ -217,7 +217,17 @@ pub fn most_frequent_legal_name(text: &str) -> Option<String> {
 /// Words that stand before "Company" or "Inc." without being a name ("The Company").
 fn is_common_word(stem: &str) -> bool {
     const COMMON: [&str; 12] = [
-        "the", "this", "our", "such", "each", "any", "a", "an", "parent", "holding", "operating",
+        "the",
+        "this",
+        "our",
+        "such",
+        "each",
+        "any",
+        "a",
+        "an",
+        "parent",
+        "holding",
+        "operating",
         "registrant",
     ];
     COMMON.contains(&stem.trim().to_lowercase().as_str())
@@ -253,9 +263,13 @@ fn written_in_text(name: &str, texts: &[&str]) -> Option<String> {
     if words.is_empty() {
         return None;
     }
-    // A final full stop belongs to the name only if the name has one ("Inc."): after
+    // A final full stop belongs to the name only after an abbreviation ("Inc."): after
     // "Incorporated" it ends a sentence.
-    let stop = if name.ends_with('.') { r"\.?" } else { "" };
+    let stop = if ends_in_abbreviation(name) {
+        r"\.?"
+    } else {
+        ""
+    };
     let pattern = format!(r"(?i)\b{}\b{stop}", words.join(r"[\s,]*"));
     let re = Regex::new(&pattern).ok()?;
     texts.iter().find_map(|text| {
@@ -264,6 +278,15 @@ fn written_in_text(name: &str, texts: &[&str]) -> Option<String> {
             .map(|found| found.as_str().to_string())
             .find(|found| has_lowercase(found))
     })
+}
+
+fn ends_in_abbreviation(name: &str) -> bool {
+    let last = name.split_whitespace().last().unwrap_or("");
+    let dotted = format!("{}.", last.trim_end_matches('.'));
+    name.ends_with('.')
+        || LEGAL_SUFFIXES
+            .iter()
+            .any(|suffix| suffix.eq_ignore_ascii_case(&dotted))
 }
 
 fn title_case(name: &str) -> String {
@@ -292,7 +315,10 @@ fn title_case(name: &str) -> String {
 fn capitalised(word: &str) -> String {
     let mut chars = word.chars();
     match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect(),
+        Some(first) => first
+            .to_uppercase()
+            .chain(chars.flat_map(char::to_lowercase))
+            .collect(),
         None => String::new(),
     }
 }
@@ -379,7 +405,13 @@ fn listed_symbol(text: &str) -> Option<String> {
         Regex::new(r"\b(?:NYSE|NASDAQ|Nasdaq|ASX|LSE|TSX)\s*:\s*([A-Z][A-Z.]{0,5})\b")
             .expect("valid regex")
     });
-    Some(re.captures(text)?.get(1)?.as_str().trim_end_matches('.').to_string())
+    Some(
+        re.captures(text)?
+            .get(1)?
+            .as_str()
+            .trim_end_matches('.')
+            .to_string(),
+    )
 }
 
 fn symbol_in_registration_table(text: &str) -> Option<String> {
@@ -435,7 +467,8 @@ mod tests {
 
     #[test]
     fn registrant_after_a_date_of_report_drops_the_dates() {
-        let cover = "Date of Report (Date of earliest event reported): July 1, 2022 (June 30, 2022)\n\
+        let cover =
+            "Date of Report (Date of earliest event reported): July 1, 2022 (June 30, 2022)\n\
                      AMCOR PLC\n(Exact name of registrant as specified in its charter)";
         assert_eq!(registrant_on_cover(cover).as_deref(), Some("AMCOR PLC"));
     }
@@ -487,7 +520,10 @@ mod tests {
             usual_casing("MGM RESORTS INTERNATIONAL", &texts),
             "MGM Resorts International"
         );
-        assert_eq!(usual_casing("THE BOEING COMPANY", &[]), "The Boeing Company");
+        assert_eq!(
+            usual_casing("THE BOEING COMPANY", &[]),
+            "The Boeing Company"
+        );
         assert_eq!(usual_casing("3M COMPANY", &[]), "3M Company");
         assert_eq!(usual_casing("PFIZER INC.", &[]), "Pfizer Inc.");
         assert_eq!(usual_casing("AMCOR PLC", &[]), "Amcor plc");
@@ -545,7 +581,8 @@ mod tests {
     fn releases_name_their_issuer() {
         let text = "NEW YORK, Tuesday, August 1, 2023 – Pfizer Inc. (NYSE: PFE) reported";
         assert_eq!(name_before_listing(text).as_deref(), Some("Pfizer Inc."));
-        let headline = "Page 1 of 15\nExhibit 99.1\nMGM RESORTS INTERNATIONAL REPORTS FOURTH QUARTER";
+        let headline =
+            "Page 1 of 15\nExhibit 99.1\nMGM RESORTS INTERNATIONAL REPORTS FOURTH QUARTER";
         assert_eq!(
             headline_subject(headline).as_deref(),
             Some("MGM RESORTS INTERNATIONAL")

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::dates::{find_days, Day, PLAUSIBLE_YEARS};
+use super::dates::{find_days, month_number, Day, PLAUSIBLE_YEARS};
 use super::text::{loose_regex, window};
 
 /// The first date that follows `phrase` closely (within `max_gap` characters), in any
@@ -30,7 +30,11 @@ pub fn annual_period_end(cover: &str) -> Option<Day> {
 /// The last day of a 10-Q's quarter, from its cover.
 pub fn quarterly_period_end(cover: &str) -> Option<Day> {
     static PHRASE: OnceLock<Regex> = OnceLock::new();
-    date_after(cover, PHRASE.get_or_init(|| loose_regex("period ended")), 12)
+    date_after(
+        cover,
+        PHRASE.get_or_init(|| loose_regex("period ended")),
+        12,
+    )
 }
 
 /// An 8-K's "Date of Report (Date of earliest event reported)": the date right after
@@ -39,8 +43,11 @@ pub fn report_date(cover: &str) -> Option<Day> {
     static LABELS: OnceLock<Vec<Regex>> = OnceLock::new();
     let labels = LABELS.get_or_init(|| {
         vec![
-            Regex::new(&format!(r"{}\s*\)?\s*:?", super::text::loose("earliest event reported")))
-                .expect("valid regex"),
+            Regex::new(&format!(
+                r"{}\s*\)?\s*:?",
+                super::text::loose("earliest event reported")
+            ))
+            .expect("valid regex"),
             loose_regex("date of report"),
         ]
     });
@@ -61,6 +68,21 @@ pub fn release_period_end(text: &str) -> Option<Day> {
         Regex::new(r"(?i)\b(?:quarter|year|months|weeks)\s+ended\b").expect("valid regex")
     });
     date_after(text, phrase, 12)
+}
+
+/// The month and day a release's table headers close on when they leave the year to
+/// the columns ("Twelve Months Ended June 30," over "2022 2023").
+pub fn release_period_month_day(text: &str) -> Option<(u32, u32)> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:quarter|year|months|weeks)\s+ended\s+([a-z]{3,9})\.?\s+(\d{1,2})\b")
+            .expect("valid regex")
+    });
+    re.captures_iter(text).find_map(|caps| {
+        let month = month_number(caps.get(1)?.as_str())?;
+        let day = caps.get(2)?.as_str().parse().ok()?;
+        Some((month, day))
+    })
 }
 
 /// A release's own date: the dateline's, which a dash follows ("Las Vegas, Nevada,
@@ -232,7 +254,8 @@ mod tests {
 
     #[test]
     fn report_dates_are_read_after_or_before_their_label() {
-        let after = "Date of Report (Date of earliest event reported): July 1, 2022 (June 30, 2022)";
+        let after =
+            "Date of Report (Date of earliest event reported): July 1, 2022 (June 30, 2022)";
         assert_eq!(report_date(after), Some(day(2022, 7, 1)));
         let before = "March 1, 2023\nDate of Report (Date of earliest event reported)\nMGM";
         assert_eq!(report_date(before), Some(day(2023, 3, 1)));
@@ -277,14 +300,20 @@ mod tests {
             stated_quarter("Amcor fiscal 2023 fourth quarter"),
             Some((4, Some(2023)))
         );
-        assert_eq!(stated_quarter("Amcor 4Q 2023 Exhibit"), Some((4, Some(2023))));
+        assert_eq!(
+            stated_quarter("Amcor 4Q 2023 Exhibit"),
+            Some((4, Some(2023)))
+        );
         assert_eq!(stated_quarter("in the third quarter"), Some((3, None)));
         assert_eq!(stated_quarter("in the quarter"), None);
     }
 
     #[test]
     fn year_to_date_columns_give_the_quarter() {
-        assert_eq!(year_to_date_quarter("Three Months Ended Six Months Ended"), Some(2));
+        assert_eq!(
+            year_to_date_quarter("Three Months Ended Six Months Ended"),
+            Some(2)
+        );
         assert_eq!(year_to_date_quarter("Thirty-Nine Weeks Ended"), Some(3));
         assert_eq!(year_to_date_quarter("Three Months Ended"), None);
     }
@@ -294,7 +323,15 @@ mod tests {
         let text = "Las Vegas, Nevada, February 8, 2023 – MGM Resorts International reported financial results for the quarter and year ended December 31, 2022.";
         assert_eq!(dateline(text), Some(day(2023, 2, 8)));
         assert_eq!(release_period_end(text), Some(day(2022, 12, 31)));
-        assert_eq!(full_year_results("Amcor reports fiscal 2023 results"), Some(2023));
+        assert_eq!(
+            full_year_results("Amcor reports fiscal 2023 results"),
+            Some(2023)
+        );
+        assert_eq!(
+            release_period_month_day("Twelve Months Ended June 30,\nGAAP results 2022"),
+            Some((6, 30))
+        );
+        assert_eq!(release_period_month_day("months ended Junk 30"), None);
         assert_eq!(
             fiscal_year_end_month("Form 10-K for the fiscal year ended June 30, 2022"),
             Some(6)

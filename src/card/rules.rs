@@ -6,12 +6,13 @@ use super::dates::{first_day, pdf_metadata_day, Day};
 use super::kind::{form_in_metadata, generic_kind, is_earnings_release, sec_form};
 use super::names::{
     headline_subject, most_frequent_legal_name, name_before_listing, name_in_metadata_title,
-    registrant_after_file_number, registrant_on_cover, short_forms, ticker, usual_casing, FoundName,
+    registrant_after_file_number, registrant_on_cover, short_forms, ticker, usual_casing,
+    FoundName,
 };
 use super::period::{
     annual_period_end, closing_month, dateline, fiscal_year_end_month, fiscal_year_of_quarter,
     full_year_results, quarter_from_year_end, quarterly_period_end, release_period_end,
-    report_date, stated_quarter, year_to_date_quarter,
+    release_period_month_day, report_date, stated_quarter, year_to_date_quarter,
 };
 use super::text::{flat, squashed, window};
 use super::{CardField, CardSource, DocumentCard, DocumentKind, FrontMatter};
@@ -215,9 +216,8 @@ fn quarter_of_quarterly_report(text: &FrontText, closing: (i32, u32)) -> Quarter
     let all = &text.all_flat;
     // A named quarter counts only with a year near the report's own: 10-Qs also
     // mention other quarters in passing.
-    let stated = stated_quarter(all).filter(|(_, year)| {
-        year.is_some_and(|year| (closing.0..=closing.0 + 1).contains(&year))
-    });
+    let stated = stated_quarter(all)
+        .filter(|(_, year)| year.is_some_and(|year| (closing.0..=closing.0 + 1).contains(&year)));
     let stated_year = stated.and_then(|(_, year)| year);
     if let Some(number) = year_to_date_quarter(all) {
         return QuarterReading {
@@ -272,6 +272,15 @@ fn read_release_period(card: &mut DocumentCard, text: &FrontText) {
         card.fiscal_year = Some(year);
         card.fiscal_quarter = Some(4);
         card.unsure.push(CardField::FiscalQuarter);
+        if card.period_end.is_none() {
+            // Its tables close "June 30," and leave the year to the columns.
+            let year_end =
+                release_period_month_day(cover).and_then(|(month, day)| Day::new(year, month, day));
+            if let Some(end) = year_end {
+                card.period_end = Some(end.iso());
+                card.unsure.push(CardField::PeriodEnd);
+            }
+        }
     } else if let Some(end) = period_end {
         let closing = closing_month(end);
         let (quarter, _) = quarter_from_year_end(closing.1, 12);
@@ -390,7 +399,9 @@ fn is_meaningful_title(title: &str) -> bool {
     const PLACEHOLDERS: [&str; 4] = ["untitled", "document", "title", "microsoft word"];
     letters >= 3
         && !FILE_ENDINGS.iter().any(|ending| lower.ends_with(ending))
-        && !PLACEHOLDERS.iter().any(|placeholder| lower.starts_with(placeholder))
+        && !PLACEHOLDERS
+            .iter()
+            .any(|placeholder| lower.starts_with(placeholder))
 }
 
 fn shortened(text: &str, max_chars: usize) -> String {
@@ -441,8 +452,15 @@ mod tests {
             Some("The Boeing Company Form 10-K for the fiscal year ended December 31, 2018")
         );
         assert_eq!(card.source, CardSource::Rules);
-        for field in [CardField::Kind, CardField::Organization, CardField::FiscalYear] {
-            assert!(!card.unsure.contains(&field), "{field:?} is read, not guessed");
+        for field in [
+            CardField::Kind,
+            CardField::Organization,
+            CardField::FiscalYear,
+        ] {
+            assert!(
+                !card.unsure.contains(&field),
+                "{field:?} is read, not guessed"
+            );
         }
     }
 
@@ -453,12 +471,16 @@ mod tests {
             Date of Report (Date of earliest event reported): March 1, 2023\n\
             MGM RESORTS INTERNATIONAL\n(Exact name of registrant as specified in its charter)\n\
             Check the appropriate box below if the Form 8-K filing is intended to satisfy";
-        let release = "Exhibit 99.1\nMGM RESORTS INTERNATIONAL REPORTS FOURTH QUARTER AND FULL YEAR \
+        let release =
+            "Exhibit 99.1\nMGM RESORTS INTERNATIONAL REPORTS FOURTH QUARTER AND FULL YEAR \
             2022 FINANCIAL AND OPERATING RESULTS\nLas Vegas, Nevada, February 8, 2023 – \
             MGM Resorts International (NYSE: MGM) today reported financial results.";
         let card = read_card(&front(&[cover, release]));
         assert_eq!(card.kind, Some(DocumentKind::CurrentReport));
-        assert_eq!(card.organization.as_deref(), Some("MGM Resorts International"));
+        assert_eq!(
+            card.organization.as_deref(),
+            Some("MGM Resorts International")
+        );
         assert_eq!(card.aliases, vec!["MGM Resorts", "MGM"]);
         assert_eq!(card.date.as_deref(), Some("2023-03-01"));
         assert_eq!(card.fiscal_year, Some(2023));
@@ -505,7 +527,10 @@ mod tests {
         assert_eq!(card.kind, Some(DocumentKind::EarningsRelease));
         assert_eq!(card.organization.as_deref(), Some("Pfizer Inc."));
         assert_eq!(card.aliases, vec!["Pfizer", "PFE"]);
-        assert_eq!((card.fiscal_quarter, card.fiscal_year), (Some(2), Some(2023)));
+        assert_eq!(
+            (card.fiscal_quarter, card.fiscal_year),
+            (Some(2), Some(2023))
+        );
         assert_eq!(card.date.as_deref(), Some("2023-08-01"));
         assert_eq!(
             card.title.as_deref(),
@@ -516,12 +541,17 @@ mod tests {
     #[test]
     fn a_full_year_release_of_a_june_year_reports_its_fourth_quarter() {
         let page = "Amcor reports fiscal 2023 results and provides outlook for fiscal 2024\n\
-            June 2023 quarter:\nTwelve Months Ended June 30, 2023";
+            June 2023 quarter:\nKey Financials\nTwelve Months Ended June 30,\n\
+            GAAP results 2022 $ million 2023 $ million";
         let card = read_card(&front(&[page]));
         assert_eq!(card.kind, Some(DocumentKind::EarningsRelease));
         assert_eq!(card.organization.as_deref(), Some("Amcor"));
-        assert_eq!((card.fiscal_quarter, card.fiscal_year), (Some(4), Some(2023)));
+        assert_eq!(
+            (card.fiscal_quarter, card.fiscal_year),
+            (Some(4), Some(2023))
+        );
         assert_eq!(card.period_end.as_deref(), Some("2023-06-30"));
+        assert!(card.unsure.contains(&CardField::PeriodEnd));
     }
 
     #[test]
@@ -531,7 +561,11 @@ mod tests {
         let card = read_card(&matter);
         assert_eq!(card.date.as_deref(), Some("2019-02-07"));
         assert!(card.unsure.contains(&CardField::Date));
-        assert_eq!(card.fiscal_year, Some(2018), "the metadata date is not the period");
+        assert_eq!(
+            card.fiscal_year,
+            Some(2018),
+            "the metadata date is not the period"
+        );
     }
 
     #[test]
@@ -574,7 +608,12 @@ mod tests {
         assert_eq!(card.title.as_deref(), Some("Московский метрополитен"));
         assert_eq!(card.kind, None);
         assert_eq!(card.fiscal_year, Some(2023));
-        for field in [CardField::Title, CardField::Kind, CardField::FiscalYear, CardField::Date] {
+        for field in [
+            CardField::Title,
+            CardField::Kind,
+            CardField::FiscalYear,
+            CardField::Date,
+        ] {
             assert!(card.unsure.contains(&field), "{field:?} is a guess");
         }
     }
