@@ -129,6 +129,11 @@ fn cards_of_the_dev_filings_match_their_file_names() {
     for line in &mismatches {
         println!("  {line}");
     }
+    // Two answers in the key cannot be read from the documents: FOOTLOCKER_2022_10Q and
+    // FOOTLOCKER_2023Q3_10Q are the same bytes (the quarter ended October 29, 2022 of
+    // the fiscal year ending January 2023, which cards call 2023, as the key does for
+    // the 10-K of that year), and FOOTLOCKER_2022_8K_dated_2023-02-21 reports an event
+    // of February 2023 and names no 2022 period.
     assert!(checked >= 80, "only {checked} dev filings were read");
     assert!(
         matched * 100 >= checked * 95,

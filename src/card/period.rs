@@ -131,7 +131,7 @@ pub fn quarter_from_year_end(month: u32, year_end_month: u32) -> (u8, bool) {
         0 => 4,
         q => q.min(4) as u8,
     };
-    (quarter, months_after % 3 == 0)
+    (quarter, months_after.is_multiple_of(3))
 }
 
 /// The quarter a 10-Q's year-to-date columns give away: "Six Months Ended" is the

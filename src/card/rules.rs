@@ -34,7 +34,7 @@ pub fn read_card(front: &FrontMatter) -> DocumentCard {
         _ => read_date_near_the_top(&mut card, &text),
     }
     fall_back_to_metadata_date(&mut card, front);
-    if card.fiscal_year.is_none() && !is_filing(card.kind) {
+    if card.fiscal_year.is_none() && !reports_a_period(card.kind) {
         year_of_the_date(&mut card);
     }
     card.title = title(&mut card, &text, front);
@@ -78,7 +78,8 @@ impl FrontText {
     }
 }
 
-fn is_filing(kind: Option<DocumentKind>) -> bool {
+/// Forms and releases carry their own period; other documents only a date.
+fn reports_a_period(kind: Option<DocumentKind>) -> bool {
     matches!(
         kind,
         Some(
