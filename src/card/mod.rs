@@ -3,9 +3,14 @@
 //! never from its file name. Cards let a question find its document before its pages.
 
 mod correct;
+mod dates;
+mod kind;
 mod llm;
+mod names;
+mod period;
 pub mod question;
 mod rules;
+mod text;
 
 use serde::{Deserialize, Serialize};
 
@@ -184,9 +189,11 @@ pub struct FrontMatter {
     pub first_pages: Vec<String>,
 }
 
-/// How many pages a card reader looks at: covers and the first page of a filing's
-/// body are enough, and reading further costs time on every ingestion.
-pub const FRONT_PAGES: usize = 3;
+/// How many pages a card reader looks at: covers and the first pages of a filing's
+/// body are enough, and reading further costs time on every ingestion. Four, not
+/// three: a cover whose name is a logo leaves the name to the body's first page, which
+/// comes after the cover, the contents and the forward-looking statements.
+pub const FRONT_PAGES: usize = 4;
 
 impl DocumentCard {
     /// The card in one line, as every node of its document carries it: organisation ·
