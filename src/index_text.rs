@@ -68,6 +68,7 @@ mod tests {
             page_end: 1,
             description: "Capital spending.".into(),
             keywords: vec!["capex".into()],
+            card: None,
         }
     }
 
@@ -101,8 +102,14 @@ mod tests {
         );
         assert!(!sparse_text(&node, None, None).contains("Full page"));
         let carded = sparse_text(&node, Some(&card()), None);
-        assert!(carded.starts_with("3M Company · 10-K annual report"), "{carded}");
-        assert!(carded.contains("FY2018") && !carded.contains("10K"), "{carded}");
+        assert!(
+            carded.starts_with("3M Company · 10-K annual report"),
+            "{carded}"
+        );
+        assert!(
+            carded.contains("FY2018") && !carded.contains("10K"),
+            "{carded}"
+        );
     }
 
     #[test]

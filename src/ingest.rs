@@ -240,6 +240,10 @@ impl Library {
         .await;
         progress.stage(file, Stage::Summarising, 1, 1);
         seconds.summarising = lap();
+        let mut nodes = nodes;
+        if let Some(root) = nodes.iter_mut().find(|n| n.is_root()) {
+            root.card = Some(card.clone());
+        }
         if nodes.len() > MAX_NODES_PER_DOCUMENT {
             return Err(Error::Ingest(IngestFailure::TooLarge {
                 file: file.to_string(),
@@ -424,6 +428,9 @@ impl Library {
                 .map(String::as_str)
         };
         for point in &mut points {
+            if point.node.is_root() {
+                point.node.card = document.card.clone();
+            }
             let page_text = text_of(&point.node).filter(|_| include_text);
             point.sparse = Sparse::from(sparse.embed_document(&index_text::sparse_text(
                 &point.node,

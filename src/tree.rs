@@ -33,6 +33,10 @@ pub struct Node {
     pub page_end: u32,
     pub description: String,
     pub keywords: Vec<String>,
+    /// The document's card, on its root only: what a reader of the index (or another
+    /// client of a shared Qdrant collection) needs to know which document a tree is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<crate::card::DocumentCard>,
 }
 
 impl Node {
@@ -63,6 +67,7 @@ pub(crate) fn lone_page(id: u64) -> Node {
         page_end: 1,
         description: String::new(),
         keywords: Vec::new(),
+        card: None,
     }
 }
 
@@ -160,6 +165,7 @@ pub fn leaves(doc_id: i64, file_name: &str, pages: Vec<Description>) -> Vec<Node
             page_end: index as u32 + 1,
             description: page.description,
             keywords: page.keywords,
+            card: None,
         })
         .collect()
 }
@@ -234,6 +240,7 @@ fn parent_of(id: u64, children: &[&Node], description: String) -> Node {
         page_end: children.iter().map(|c| c.page_end).max().unwrap_or(1),
         description,
         keywords,
+        card: None,
     }
 }
 
@@ -422,6 +429,7 @@ mod tests {
             page_end: page,
             description: String::new(),
             keywords: vec![],
+            card: None,
         };
         let root = Node {
             id: 9,

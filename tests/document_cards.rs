@@ -14,7 +14,8 @@ use pagetree::search::{SearchSettings, Strategy};
 /// Three Netflix 10-Ks: each reports the year before it as a comparative, so the
 /// 2018 filing holds the 2017 balance sheet too.
 const FILINGS: [&str; 3] = ["NETFLIX_2016_10K", "NETFLIX_2017_10K", "NETFLIX_2018_10K"];
-const QUESTION: &str = "What is Netflix's year end FY2017 total current liabilities (in USD millions)? \
+const QUESTION: &str =
+    "What is Netflix's year end FY2017 total current liabilities (in USD millions)? \
     Base your judgments on the information provided primarily in the balance sheet.";
 
 async fn search_finds_the_period_s_filing(files: Vec<PathBuf>, gold: &Path) {
@@ -26,7 +27,10 @@ async fn search_finds_the_period_s_filing(files: Vec<PathBuf>, gold: &Path) {
         let pagetree::ingest::IngestOutcome::Added { document, .. } = outcome else {
             panic!("{} was new", file.display());
         };
-        let card = document.card.clone().expect("every new document has a card");
+        let card = document
+            .card
+            .clone()
+            .expect("every new document has a card");
         assert_eq!(
             card.kind,
             Some(pagetree::card::DocumentKind::AnnualReport),
@@ -38,7 +42,13 @@ async fn search_finds_the_period_s_filing(files: Vec<PathBuf>, gold: &Path) {
         }
     }
     let gold_id = gold_id.expect("the gold filing was ingested");
-    library.store().await.expect("store").optimize().await.expect("optimize");
+    library
+        .store()
+        .await
+        .expect("store")
+        .optimize()
+        .await
+        .expect("optimize");
 
     for strategy in [
         Strategy::Knee { max_roots: 40 },
@@ -93,7 +103,9 @@ async fn it_does_so_with_file_names_that_say_nothing() {
         .enumerate()
         .map(|(index, name)| {
             // Names in an order unrelated to the years.
-            let copy = copies.path().join(format!("doc-{:x}.pdf", 0xbeef - index * 7));
+            let copy = copies
+                .path()
+                .join(format!("doc-{:x}.pdf", 0xbeef - index * 7));
             std::fs::copy(filing(&format!("{name}.pdf")), &copy).expect("copy");
             copy
         })

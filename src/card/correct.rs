@@ -32,16 +32,13 @@ impl Library {
     pub async fn reread_card(&self, document: &DocumentRecord) -> Result<DocumentRecord> {
         let pdfium = self.assets()?.pdfium_library.clone();
         let path = std::path::PathBuf::from(&document.path);
-        let front = tokio::task::spawn_blocking(move || {
-            crate::pdf::extract_front_matter(&pdfium, &path)
-        })
-        .await
-        .map_err(|err| {
-            crate::pdf::PdfError::Corrupt {
-                file: document.file_name.clone(),
-                detail: format!("the reader stopped: {err}"),
-            }
-        })??;
+        let front =
+            tokio::task::spawn_blocking(move || crate::pdf::extract_front_matter(&pdfium, &path))
+                .await
+                .map_err(|err| crate::pdf::PdfError::Corrupt {
+                    file: document.file_name.clone(),
+                    detail: format!("the reader stopped: {err}"),
+                })??;
         let mut card = super::read_card(&front);
         if let Some(previous) = &document.card {
             keep_corrections(&mut card, previous);

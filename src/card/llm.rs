@@ -40,13 +40,7 @@ pub async fn fill_card(
     rules: &DocumentCard,
 ) -> Result<DocumentCard, LlmFailure> {
     let content = client
-        .complete_json(
-            CARD_PROMPT,
-            &prompt(front),
-            &schema(),
-            "document_card",
-            400,
-        )
+        .complete_json(CARD_PROMPT, &prompt(front), &schema(), "document_card", 400)
         .await?;
     parse(&content, rules)
 }
@@ -197,7 +191,11 @@ mod tests {
         assert_eq!(card.organization.as_deref(), Some("3M Company"));
         assert_eq!(card.aliases, vec!["MMM"]);
         assert_eq!(card.kind, Some(DocumentKind::AnnualReport));
-        assert_eq!(card.fiscal_year, Some(2018), "an impossible year is refused");
+        assert_eq!(
+            card.fiscal_year,
+            Some(2018),
+            "an impossible year is refused"
+        );
         assert_eq!(card.fiscal_quarter, None);
         assert_eq!(card.period_end.as_deref(), Some("2018-12-31"));
         assert_eq!(card.date, None, "a date not in YYYY-MM-DD is refused");

@@ -271,7 +271,10 @@ mod tests {
 
     #[test]
     fn kinds_and_fields_parse_from_what_people_type() {
-        assert_eq!(DocumentKind::parse("10-K"), Some(DocumentKind::AnnualReport));
+        assert_eq!(
+            DocumentKind::parse("10-K"),
+            Some(DocumentKind::AnnualReport)
+        );
         assert_eq!(DocumentKind::parse("8k"), Some(DocumentKind::CurrentReport));
         assert_eq!(
             DocumentKind::parse("earnings-release"),
@@ -417,6 +420,10 @@ mod correction_tests {
         assert!(message(card.correct("fiscal_year=last")).contains("a year such as 2018"));
         assert!(message(card.correct("date=1 July")).contains("YYYY-MM-DD"));
         assert!(message(card.correct("kind=poem")).contains("10-K"));
-        assert_eq!(card, DocumentCard::default(), "a refused correction changes nothing");
+        assert_eq!(
+            card,
+            DocumentCard::default(),
+            "a refused correction changes nothing"
+        );
     }
 }

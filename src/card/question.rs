@@ -195,7 +195,9 @@ fn year_match(card: &DocumentCard, latest: i32, years: &[i32]) -> f32 {
 /// marks periods are written with, possessives dropped.
 fn split_words(question: &str) -> Vec<String> {
     question
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '?' | '(' | ')' | ';' | ':' | '"' | '!'))
+        .split(|c: char| {
+            c.is_whitespace() || matches!(c, ',' | '?' | '(' | ')' | ';' | ':' | '"' | '!')
+        })
         .map(|word| {
             let word = word.trim_matches(|c: char| matches!(c, '.' | '\u{2019}' | '\'' | '-'));
             let word = word
@@ -494,7 +496,10 @@ fn contains_form(words: &[String], form: &[String]) -> bool {
     if form.iter().any(String::is_empty) {
         return false;
     }
-    if words.windows(form.len()).any(|window| window == form.as_slice()) {
+    if words
+        .windows(form.len())
+        .any(|window| window == form.as_slice())
+    {
         return true;
     }
     let glued = form.concat();
@@ -505,8 +510,22 @@ fn contains_form(words: &[String], form: &[String]) -> bool {
 /// question; such forms are not matched.
 fn is_too_generic(form: &[String]) -> bool {
     const GENERIC: [&str; 16] = [
-        "the", "inc", "company", "corp", "corporation", "group", "plc", "ltd", "llc", "co",
-        "international", "holdings", "resorts", "communications", "incorporated", "sa",
+        "the",
+        "inc",
+        "company",
+        "corp",
+        "corporation",
+        "group",
+        "plc",
+        "ltd",
+        "llc",
+        "co",
+        "international",
+        "holdings",
+        "resorts",
+        "communications",
+        "incorporated",
+        "sa",
     ];
     form.len() == 1 && (form[0].chars().count() < 2 || GENERIC.contains(&form[0].as_str()))
 }
@@ -515,7 +534,15 @@ fn is_too_generic(form: &[String]) -> bool {
 /// without legal suffixes, so that "PFIZER INC." and "Pfizer Inc" are one organisation.
 fn normalise(name: &str) -> String {
     const SUFFIXES: [&str; 9] = [
-        "inc", "incorporated", "corporation", "corp", "company", "co", "plc", "ltd", "llc",
+        "inc",
+        "incorporated",
+        "corporation",
+        "corp",
+        "company",
+        "co",
+        "plc",
+        "ltd",
+        "llc",
     ];
     split_words(name)
         .into_iter()
@@ -552,8 +579,19 @@ mod tests {
             (4, card("Amcor plc", &["Amcor"], AnnualReport, 2023)),
             (5, q2),
             (6, eight_k),
-            (7, card("MGM Resorts International", &["MGM Resorts", "MGM"], AnnualReport, 2022)),
-            (8, card("Foot Locker, Inc.", &["Foot Locker"], CurrentReport, 2022)),
+            (
+                7,
+                card(
+                    "MGM Resorts International",
+                    &["MGM Resorts", "MGM"],
+                    AnnualReport,
+                    2022,
+                ),
+            ),
+            (
+                8,
+                card("Foot Locker, Inc.", &["Foot Locker"], CurrentReport, 2022),
+            ),
         ]
     }
 
@@ -570,7 +608,10 @@ mod tests {
         assert_eq!(read("in the second quarter of 2023").quarters, vec![2]);
         assert_eq!(read("as of 2022, did it").years, vec![2022]);
         assert!(read("fiscal 2019 revenue").fiscal_year_named);
-        assert_eq!(read("We sold 1500 units, round to 2 decimals").years, Vec::<i32>::new());
+        assert_eq!(
+            read("We sold 1500 units, round to 2 decimals").years,
+            Vec::<i32>::new()
+        );
     }
 
     #[test]
@@ -579,14 +620,23 @@ mod tests {
             dates_named(&split_words("the 8k filing dated 1st July 2022?")),
             vec!["2022-07-01"]
         );
-        assert_eq!(dates_named(&split_words("on July 1, 2022")), vec!["2022-07-01"]);
-        assert_eq!(dates_named(&split_words("filed 2022-04-26")), vec!["2022-04-26"]);
+        assert_eq!(
+            dates_named(&split_words("on July 1, 2022")),
+            vec!["2022-07-01"]
+        );
+        assert_eq!(
+            dates_named(&split_words("filed 2022-04-26")),
+            vec!["2022-04-26"]
+        );
         assert!(dates_named(&split_words("in May we")).is_empty());
         assert_eq!(
             kinds_named(&split_words("in its 10-K and the earnings release")),
             vec![DocumentKind::AnnualReport, DocumentKind::EarningsRelease]
         );
-        assert_eq!(kinds_named(&split_words("the 8k filing")), vec![DocumentKind::CurrentReport]);
+        assert_eq!(
+            kinds_named(&split_words("the 8k filing")),
+            vec![DocumentKind::CurrentReport]
+        );
     }
 
     #[test]
@@ -607,14 +657,21 @@ mod tests {
     #[test]
     fn short_forms_glued_names_and_quarters() {
         let cards = library();
-        let mgm = analyse_question("Which region had the highest EBITDAR for MGM during FY2022?", &cards);
+        let mgm = analyse_question(
+            "Which region had the highest EBITDAR for MGM during FY2022?",
+            &cards,
+        );
         assert_eq!(mgm.filter, Some(vec![7]));
         let foot = analyse_question("a CEO similar to Footlocker?", &cards);
         assert_eq!(foot.filter, Some(vec![8]));
-        let quarter = analyse_question("AMCOR's restructuring liability as of Q2 of FY2023", &cards);
+        let quarter =
+            analyse_question("AMCOR's restructuring liability as of Q2 of FY2023", &cards);
         assert_eq!(quarter.filter, Some(vec![4, 5, 6]));
         assert_eq!(quarter.boosts[0], (5, FULL_MATCH_BOOST));
-        let dated = analyse_question("What was the key agenda of the AMCOR's 8k filing dated 1st July 2022?", &cards);
+        let dated = analyse_question(
+            "What was the key agenda of the AMCOR's 8k filing dated 1st July 2022?",
+            &cards,
+        );
         assert_eq!(dated.boosts[0], (6, FULL_MATCH_BOOST));
     }
 
@@ -637,16 +694,27 @@ mod tests {
         assert!(analysis.boosts.iter().all(|(_, b)| *b < FULL_MATCH_BOOST));
         let none = analyse_question("3M 8-K dated July 1, 2031", &library());
         assert!(none.boosts.is_empty(), "{none:?}");
-        assert!(none.note.contains("no document's card matches"), "{}", none.note);
+        assert!(
+            none.note.contains("no document's card matches"),
+            "{}",
+            none.note
+        );
     }
 
     #[test]
     fn a_name_two_organisations_share_boosts_instead_of_filtering() {
         let mut cards = library();
-        cards.push((9, card("3M Health Care", &["3M"], AnnualReport, 2024)));
+        cards.push((
+            9,
+            card("3M Health Care", &["3M"], DocumentKind::AnnualReport, 2024),
+        ));
         let analysis = analyse_question("3M's revenue", &cards);
         assert_eq!(analysis.filter, None);
-        assert!(analysis.note.contains("several organisations"), "{}", analysis.note);
+        assert!(
+            analysis.note.contains("several organisations"),
+            "{}",
+            analysis.note
+        );
         let boosted: Vec<i64> = analysis.boosts.iter().map(|(id, _)| *id).collect();
         assert_eq!(boosted, vec![1, 2, 3, 9]);
     }

@@ -62,7 +62,10 @@ fn print_card(name: &str, card: &DocumentCard) {
         (Aliases, card.aliases.join(", ")),
         (Kind, text(card.kind.map(|k| k.label().to_string()))),
         (FiscalYear, text(card.fiscal_year.map(|y| y.to_string()))),
-        (FiscalQuarter, text(card.fiscal_quarter.map(|q| format!("Q{q}")))),
+        (
+            FiscalQuarter,
+            text(card.fiscal_quarter.map(|q| format!("Q{q}"))),
+        ),
         (PeriodEnd, text(card.period_end.clone())),
         (Date, text(card.date.clone())),
     ];

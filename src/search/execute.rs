@@ -170,7 +170,9 @@ impl Library {
                     .boosts
                     .iter()
                     .filter_map(|&(doc, boost)| {
-                        nodes.get(&doc).map(|&count| (root_node_id(doc, count), boost))
+                        nodes
+                            .get(&doc)
+                            .map(|&count| (root_node_id(doc, count), boost))
                     })
                     .collect(),
             );

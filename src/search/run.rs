@@ -691,6 +691,33 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn boosted_roots_rank_first_at_the_first_step_and_only_there() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (store, roots, query) = documents(dir.path(), &[(1, 12), (2, 12), (3, 12)]).await;
+        let ids: Vec<u64> = roots.iter().map(|r| r.id).collect();
+        let cache = NodeCache::new(1_000);
+        let mut plain = SearchRun::new(&store, &cache, &query, FUSION, None);
+        let unboosted = plain.rank_roots(&ids).await.expect("ranked");
+        let last = unboosted.last().expect("three roots").clone();
+
+        let mut boosted = SearchRun::new(&store, &cache, &query, FUSION, None)
+            .with_root_boosts(HashMap::from([(last.id, 1.0)]));
+        let ranked = boosted.rank_roots(&ids).await.expect("ranked");
+        assert_eq!(
+            ranked[0].id, last.id,
+            "the boost lifts the last root to the top"
+        );
+        assert!((ranked[0].score - (last.score + 1.0)).abs() < 1e-6);
+        assert!(ranked.windows(2).all(|w| w[0].score >= w[1].score));
+        // Later steps rank with the plain fused scores.
+        let again = boosted.rank(ids.clone()).await.expect("ranked");
+        assert_eq!(
+            again.iter().map(|n| n.id).collect::<Vec<_>>(),
+            unboosted.iter().map(|n| n.id).collect::<Vec<_>>()
+        );
+    }
+
+    #[tokio::test]
     async fn a_wide_root_is_narrowed_by_its_documents_pages_and_a_section_by_its_own() {
         let dir = tempfile::tempdir().expect("temp dir");
         let (store, roots, query) = two_documents(dir.path()).await;

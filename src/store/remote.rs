@@ -718,6 +718,12 @@ mod tests {
             page_end: 2,
             description: "Capital expenditure — «Отчёт» 2018".into(),
             keywords: vec!["capex".into(), "3m".into()],
+            card: Some(crate::card::DocumentCard {
+                organization: Some("3M Company".into()),
+                kind: Some(crate::card::DocumentKind::AnnualReport),
+                fiscal_year: Some(2018),
+                ..crate::card::DocumentCard::default()
+            }),
         }
     }
 
