@@ -7,8 +7,9 @@ use serde_json::json;
 use super::{CardField, CardSource, DocumentCard, DocumentKind, FrontMatter};
 use crate::llm::{cut_chars, LlmClient, LlmFailure};
 
-/// Covers and first pages carry a document's identity; more text only costs tokens.
-const FRONT_CHARS: usize = 6_000;
+/// Covers and first pages carry a document's identity; more text only costs tokens
+/// (and a small local model seconds per document).
+const FRONT_CHARS: usize = 3_000;
 const NAME_MAX_CHARS: usize = 120;
 const MAX_ALIASES: usize = 6;
 
@@ -40,7 +41,7 @@ pub async fn fill_card(
     rules: &DocumentCard,
 ) -> Result<DocumentCard, LlmFailure> {
     let content = client
-        .complete_json(CARD_PROMPT, &prompt(front), &schema(), "document_card", 400)
+        .complete_json(CARD_PROMPT, &prompt(front), &schema(), "document_card", 250)
         .await?;
     parse(&content, rules)
 }
