@@ -61,7 +61,13 @@ function renderCard(): void {
   }
   const edit = h(
     'button',
-    { type: 'button', class: 'secondary small', 'data-testid': 'tree-edit-card', onclick: () => void editCard(doc) },
+    {
+      type: 'button',
+      class: 'secondary small',
+      'data-testid': 'tree-edit-card',
+      // Saving redraws the header, so focus goes to the new button rather than the gone one.
+      onclick: () => void editCard(doc).then((saved) => saved && cardPanel.querySelector<HTMLElement>('[data-testid="tree-edit-card"]')?.focus()),
+    },
     'Edit card…',
   );
   replace(
