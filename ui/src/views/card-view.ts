@@ -26,7 +26,11 @@ export function cardLine(card: DocumentCard | null): HTMLElement | null {
     line.append(
       h(
         'span',
-        { class: `card-part ${part.mark}`, 'data-fields': part.fields.join(' '), title: MARK_TITLES[part.mark] },
+        {
+          class: `card-part ${part.mark}`,
+          'data-fields': part.fields.join(' '),
+          title: part.mark === 'read' ? undefined : MARK_TITLES[part.mark],
+        },
         part.text,
         markSign(part.mark),
       ),
@@ -46,7 +50,7 @@ export function cardFields(card: DocumentCard): HTMLElement {
         'div',
         { class: `card-field ${mark}`, 'data-field': field },
         h('dt', {}, label),
-        h('dd', { title: MARK_TITLES[mark] }, value === '' ? h('span', { class: 'muted' }, '–') : value, markSign(mark)),
+        h('dd', { title: mark === 'read' ? undefined : MARK_TITLES[mark] }, value === '' ? h('span', { class: 'muted' }, '–') : value, markSign(mark)),
       ),
     );
   }
