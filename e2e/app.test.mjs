@@ -201,6 +201,9 @@ e2eTest('PDFs dropped from the file manager are ingested with progress', async (
   const text = await (await browser.$('[data-testid="doc-list"]')).getText();
   assert.match(text, new RegExp(FILING_NAME));
   assert.match(text, /\d+ pages/);
+  // The card is read from the filing's cover, never from its file name.
+  const filingCard = await browser.$(`//li[contains(@class,"doc")][.//h3[text()="${FILING_NAME}"]]//*[@data-testid="doc-card"]`);
+  assert.match(await filingCard.getText(), /8-K current report/);
   await shot('02-library-ingested.png');
 });
 

@@ -81,6 +81,7 @@ pub fn run() -> tauri::Result<()> {
             commands::library::cancel_ingest,
             commands::library::delete_document,
             commands::library::document_tree,
+            commands::library::correct_card,
             commands::library::page_image,
             commands::library::page_text,
             commands::search::search,

@@ -503,7 +503,7 @@ fn contains_form(words: &[String], form: &[String]) -> bool {
         return true;
     }
     let glued = form.concat();
-    form.len() > 1 && words.iter().any(|word| *word == glued)
+    form.len() > 1 && words.contains(&glued)
 }
 
 /// One short common word ("the", "inc", "group") would name an organisation in any

@@ -38,6 +38,26 @@ describe('kneeCut (ported from the engine)', () => {
 });
 
 describe('DemoBackend', () => {
+  it('carries cards, corrects them all-or-nothing, and analyses questions against them', async () => {
+    const demo = new DemoBackend({ speed: 0 });
+    const docs = await demo.invoke('list_documents', {});
+    expect(docs.map((d) => d.card?.organization)).toEqual(['The Boeing Company', '3M Company']);
+    await expect(demo.invoke('correct_card', { document: '3M_2018_10K', assignments: ['kind=10-Q', 'date=tomorrow'] })).rejects.toMatch(
+      /date cannot be `tomorrow`/,
+    );
+    expect((await demo.invoke('list_documents', {}))[1]?.card?.kind).toBe('annual-report');
+    const corrected = await demo.invoke('correct_card', { document: '2', assignments: ['kind=10-Q', 'fiscal_quarter=3'] });
+    expect(corrected.card).toMatchObject({ kind: 'quarterly-report', fiscal_quarter: 3, corrected: ['kind', 'fiscal_quarter'] });
+
+    const knee: Strategy = { name: 'knee', max_roots: 20 };
+    const named = await demo.invoke('search', { question: 'How much did 3M pay in dividends?', strategy: knee, settings });
+    expect(named.analysis?.filter).toEqual([2]);
+    expect(new Set(named.context.pages.map((p) => p.doc_id))).toEqual(new Set([2]));
+    // Told its documents, a search reads nothing into the question.
+    const told = await demo.invoke('search', { question: 'How much did 3M pay?', strategy: knee, settings: { ...settings, documents: [1] } });
+    expect(told.analysis).toBeNull();
+  });
+
   it('says it is the demo', () => {
     expect(new DemoBackend({ speed: 0 }).demo).toBe(true);
   });

@@ -21,6 +21,7 @@ import type {
   CommandName,
   CommandResult,
   ContextPage,
+  DocumentCard,
   DocumentRecord,
   EventName,
   Events,
@@ -37,6 +38,7 @@ import type {
 } from './api';
 import { defaultFusion, defaultStrategies } from './api';
 import { findCitations } from './citations';
+import { analyseDemoQuestion, correctDemoCardAll } from './demo-cards';
 import { DEMO_DOCUMENTS, demoIngestedDocument, demoPageText, type DemoDocument } from './demo-content';
 import { bestSentence, contentWords } from './highlight';
 
@@ -181,6 +183,7 @@ function record(id: number, content: DemoDocument, status: DocumentRecord['statu
     error: null,
     describer: 'offline (demo)',
     warnings: content.warnings,
+    card: content.card ? structuredClone(content.card) : null,
     added_at: now,
     updated_at: now,
   };
@@ -320,7 +323,7 @@ export class DemoBackend implements Transport {
   private readonly handlers: Handlers = {
     list_documents: async () => {
       await this.wait(40);
-      return this.docs.map((d) => ({ ...d.record }));
+      return this.docs.map((d) => structuredClone(d.record));
     },
     ingest_paths: async ({ paths }) => {
       await this.wait(20);
@@ -341,17 +344,26 @@ export class DemoBackend implements Transport {
       const doc = this.resolve(key);
       if (doc.record.status === 'ingesting') throw `${doc.record.name} is being ingested; cancel it first.`;
       this.docs = this.docs.filter((d) => d !== doc);
-      return { ...doc.record };
+      return structuredClone(doc.record);
     },
     document_tree: async ({ key }) => {
       await this.wait(80);
       const doc = this.resolve(key);
       if (doc.record.status !== 'ready') throw `${doc.record.name} has no tree yet (${doc.record.status}).`;
       return {
-        document: { ...doc.record },
+        document: structuredClone(doc.record),
         root_id: doc.rootId,
         nodes: doc.nodes.map((n) => ({ ...n, child_ids: [...n.child_ids], keywords: [...n.keywords] })),
       };
+    },
+    correct_card: async ({ document, assignments }) => {
+      await this.wait(150);
+      const doc = this.resolve(document);
+      if (doc.record.status !== 'ready') throw `${doc.record.name} is being ingested; correct its card when it is ready.`;
+      // Every assignment is checked before anything is stored, as in the engine.
+      doc.record.card = correctDemoCardAll(doc.record.card, assignments);
+      doc.record.updated_at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+      return structuredClone(doc.record);
     },
     page_image: async ({ docId, page, width }) => {
       await this.wait(60 + (page % 5) * 20);
@@ -535,7 +547,7 @@ export class DemoBackend implements Transport {
     const stop = (error: string) => {
       doc.record.status = 'failed';
       doc.record.error = error;
-      this.emit('ingest://finished', { file, document: { ...doc.record }, error, warnings: [] });
+      this.emit('ingest://finished', { file, document: structuredClone(doc.record), error, warnings: [] });
     };
     const stages: { stage: Events['ingest://progress']['stage']; total: number; ms: number }[] = [
       { stage: 'reading', total: 1, ms: 250 },
@@ -564,7 +576,7 @@ export class DemoBackend implements Transport {
     doc.record.updated_at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     this.emit('ingest://finished', {
       file,
-      document: { ...doc.record },
+      document: structuredClone(doc.record),
       error: null,
       warnings: ['pages were described offline (no language model was used for ingestion in the demo)'],
     });
@@ -635,14 +647,38 @@ export class DemoBackend implements Transport {
       .sort((a, b) => b.score - a.score || a.id - b.id);
   }
 
+  /**
+   * A search as the engine runs it: the question read against the cards first (unless
+   * the documents are given; never for proxy-pointer), a named organisation's documents
+   * searched alone, and the whole library after all when they hold nothing.
+   */
   private runSearch(question: string, strategy: Strategy, settings: SearchSettings): SearchResult {
     if (/fail/i.test(question)) {
       throw 'The search failed: the vector index is locked by another PageTree process (demo error).';
     }
     if (question.trim() === '') throw 'Type a question first.';
-    const docs = this.docs.filter(
-      (d) => d.record.status === 'ready' && (settings.documents === null || settings.documents.includes(d.record.id)),
-    );
+    if (settings.documents !== null || strategy.name === 'proxy-pointer') {
+      return this.searchDocuments(question, strategy, settings, settings.documents);
+    }
+    const cards = this.docs
+      .filter((d) => d.record.status === 'ready' && d.record.card)
+      .map((d): [number, DocumentCard] => [d.record.id, d.record.card as DocumentCard]);
+    const analysis = analyseDemoQuestion(question, cards);
+    // Documents without a card stay in: nothing says they are not the named one's.
+    const only = analysis.filter
+      ? [...analysis.filter, ...this.docs.filter((d) => !d.record.card).map((d) => d.record.id)]
+      : null;
+    let result = this.searchDocuments(question, strategy, settings, only);
+    if (only && result.context.pages.length === 0) {
+      analysis.filter = null;
+      analysis.note += '; nothing was found in those documents, so the whole library was searched';
+      result = this.searchDocuments(question, strategy, settings, null);
+    }
+    return { ...result, analysis };
+  }
+
+  private searchDocuments(question: string, strategy: Strategy, settings: SearchSettings, only: number[] | null): SearchResult {
+    const docs = this.docs.filter((d) => d.record.status === 'ready' && (only === null || only.includes(d.record.id)));
     const trace: TraceStep[] = [];
     const started = performance.now();
     if (docs.length === 0) {
@@ -846,6 +882,7 @@ export class DemoBackend implements Transport {
       store_queries: Math.max(1, trace.length),
       trace,
       stopped_because: stopped,
+      analysis: null,
     };
   }
 

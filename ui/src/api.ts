@@ -15,6 +15,47 @@
 
 export type DocumentStatus = 'ingesting' | 'ready' | 'failed';
 
+/** What kind of document a card describes (src/card/mod.rs, `DocumentKind`). */
+export type DocumentKind =
+  | 'annual-report'
+  | 'quarterly-report'
+  | 'current-report'
+  | 'earnings-release'
+  | 'paper'
+  | 'contract'
+  | 'other';
+
+/** A card's fields, by the names `correct_card` assignments take. */
+export type CardField =
+  | 'title'
+  | 'organization'
+  | 'aliases'
+  | 'kind'
+  | 'fiscal_year'
+  | 'fiscal_quarter'
+  | 'period_end'
+  | 'date';
+
+/** What a document says it is: read by rules or an LLM at ingestion, corrected by people. */
+export interface DocumentCard {
+  title: string | null;
+  organization: string | null;
+  aliases: string[];
+  kind: DocumentKind | null;
+  fiscal_year: number | null;
+  /** 1–4. */
+  fiscal_quarter: number | null;
+  /** `YYYY-MM-DD`. */
+  period_end: string | null;
+  /** `YYYY-MM-DD`. */
+  date: string | null;
+  /** Fields the reader guessed at. */
+  unsure: CardField[];
+  /** Fields a person set by hand. */
+  corrected: CardField[];
+  source: 'rules' | 'llm';
+}
+
 export interface DocumentRecord {
   id: number;
   name: string;
@@ -28,6 +69,8 @@ export interface DocumentRecord {
   error: string | null;
   describer: string | null;
   warnings: string | null;
+  /** null for documents ingested before cards existed. */
+  card: DocumentCard | null;
   added_at: string;
   updated_at: string;
 }
@@ -131,6 +174,23 @@ export interface SearchResult {
   store_queries: number;
   trace: TraceStep[];
   stopped_because: string;
+  /** What the question named and how the first step used it; null when analysis was off. */
+  analysis: QuestionAnalysis | null;
+}
+
+/** What a question names that cards hold (src/card/question.rs). */
+export interface QuestionAnalysis {
+  organizations: string[];
+  years: number[];
+  quarters: number[];
+  kinds: DocumentKind[];
+  dates: string[];
+  /** The documents the search was restricted to. */
+  filter: number[] | null;
+  /** Documents ranked up at the first step, `[docId, boost]`, best first. */
+  boosts: [number, number][];
+  /** How the analysis was used, in words. */
+  note: string;
 }
 
 export interface CompareResult {
@@ -282,6 +342,7 @@ export interface Commands {
   cancel_ingest: { args: Record<string, never>; result: void };
   delete_document: { args: { key: string }; result: DocumentRecord };
   document_tree: { args: { key: string }; result: DocumentTree };
+  correct_card: { args: { document: string; assignments: string[] }; result: DocumentRecord };
   page_image: { args: { docId: number; page: number; width: number }; result: string };
   page_text: { args: { docId: number; page: number }; result: string };
   search: {
@@ -429,6 +490,8 @@ export const api = {
   /** `key` is a document's name, file name or id as text. */
   deleteDocument: (key: string) => call('delete_document', { key }),
   documentTree: (key: string) => call('document_tree', { key }),
+  /** `document` as `deleteDocument`'s key; `assignments` are `field=value` (empty clears). */
+  correctCard: (document: string, assignments: string[]) => call('correct_card', { document, assignments }),
   pageImage,
   pageText: (docId: number, page: number) => call('page_text', { docId, page }),
   search: (question: string, strategy: Strategy, settings: SearchSettings) =>

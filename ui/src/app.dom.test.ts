@@ -52,6 +52,12 @@ describe('the app on the demo backend', () => {
     const names = [...document.querySelectorAll('.doc-name')].map((e) => e.textContent);
     expect(names).toEqual(['BOEING_2022_10K', '3M_2018_10K']);
     expect(document.querySelector('.doc-warning:not([hidden])')?.textContent).toMatch(/no text layer/);
+    const cards = [...document.querySelectorAll('[data-testid="doc-card"]')].map((e) => e.textContent);
+    expect(cards[0]).toBe('The Boeing Company · 10-K annual report · fiscal year 2022');
+    // The 3M year was guessed: marked, with a tooltip that says so.
+    expect(cards[1]).toBe('3M Company · 10-K annual report · fiscal year 2018? (guessed)');
+    const guessed = document.querySelectorAll('.doc')[1]?.querySelector('.card-part.unsure');
+    expect(guessed?.getAttribute('title')).toBe('guessed');
   });
 
   it('follows an ingestion with a progress bar until the document is ready', async () => {
@@ -103,6 +109,11 @@ describe('the app on the demo backend', () => {
       'six columns',
     );
     const knee = [...cols].find((c) => (c as HTMLElement).dataset.strategy === 'knee')!;
+    // What the question named, and that the search kept to Boeing's filing.
+    const banner = view('compare').querySelector('[data-testid="analysis-banner"]');
+    expect(banner?.textContent).toMatch(/organisation The Boeing Company; year 2022/);
+    expect(banner?.textContent).toMatch(/searched the 1 document\(s\) of The Boeing Company/);
+    expect(banner?.textContent).toMatch(/searched only BOEING_2022_10K/);
     expect(knee.querySelector('svg.curve polyline.kept')).not.toBeNull();
     expect(knee.querySelector('svg.curve circle.knee')).not.toBeNull();
     expect(knee.querySelector('.page-chip')?.textContent).toMatch(/^(BOEING_2022_10K|3M_2018_10K) p\.\d+$/);
@@ -196,5 +207,49 @@ describe('the app on the demo backend', () => {
       () => /cannot be reached/.test(view('settings').querySelector('.save-result.error')?.textContent ?? ''),
       'the refusal',
     );
+  });
+
+  it('corrects a card in the library, shows the engine’s refusal in words, and refreshes the tree header', async () => {
+    location.hash = '#library';
+    await until(() => !view('library').hidden, 'the library');
+    const row = () =>
+      [...view('library').querySelectorAll<HTMLElement>('.doc')].find((d) => d.querySelector('.doc-name')?.textContent === '3M_2018_10K')!;
+    click(row().querySelector('[data-testid="edit-card"]'));
+    const dialog = await until(() => document.querySelector<HTMLDialogElement>('[data-testid="card-editor"]'), 'the card editor');
+    const year = dialog.querySelector<HTMLInputElement>('#card-fiscal-year')!;
+    expect(year.value).toBe('2018');
+    expect(dialog.querySelector('label[for="card-fiscal-year"]')?.textContent).toMatch(/guessed/);
+    year.value = 'twenty';
+    click(dialog.querySelector('[data-testid="card-save"]'));
+    const refusal = await until(() => dialog.querySelector<HTMLElement>('.message:not([hidden])'), 'the refusal');
+    expect(refusal.textContent).toBe('The card was not saved: fiscal_year cannot be `twenty`: a year such as 2018');
+    year.value = '2019';
+    dialog.querySelector<HTMLSelectElement>('#card-fiscal-quarter')!.value = '4';
+    click(dialog.querySelector('[data-testid="card-save"]'));
+    await until(() => !document.querySelector('[data-testid="card-editor"]'), 'the editor to close');
+    await until(() => /Q4 fiscal year 2019/.test(row().querySelector('[data-testid="doc-card"]')?.textContent ?? ''), 'the corrected row');
+    expect(row().querySelector('.card-part.corrected')?.textContent).toMatch(/^Q4 fiscal year 2019/);
+    expect(row().querySelector('.card-part.unsure')).toBeNull();
+    // Only the changed fields were corrected; the guessed period end stays a guess.
+    const stored = (await demo.invoke('list_documents', {})).find((d) => d.name === '3M_2018_10K')!.card!;
+    expect(stored.corrected).toEqual(['fiscal_year', 'fiscal_quarter']);
+    expect(stored.unsure).toEqual(['period_end']);
+
+    // The tree header shows every field, and its own Edit card refreshes it.
+    click([...row().querySelectorAll('button')].find((b) => b.textContent === 'Show tree'));
+    await until(() => !view('tree').hidden, 'the tree view');
+    const header = await until(
+      () => view('tree').querySelector<HTMLElement>('[data-testid="tree-card"]:not([hidden])'),
+      'the tree header',
+    );
+    await until(() => /Q4 fiscal year 2019/.test(header.textContent ?? ''), 'the 3M card above the tree');
+    expect(header.querySelector('[data-field="fiscal_year"]')?.classList.contains('corrected')).toBe(true);
+    expect(header.querySelector('[data-field="period_end"] dd')?.textContent).toMatch(/^2018-12-31\?/);
+    expect(header.querySelector('[data-field="aliases"] dd')?.textContent).toBe('3M, MMM');
+    click(header.querySelector('[data-testid="tree-edit-card"]'));
+    const again = await until(() => document.querySelector<HTMLDialogElement>('[data-testid="card-editor"]'), 'the editor');
+    again.querySelector<HTMLInputElement>('#card-organization')!.value = '3M Co.';
+    click(again.querySelector('[data-testid="card-save"]'));
+    await until(() => /^3M Co\./.test(view('tree').querySelector('[data-testid="tree-card"] h3')?.textContent ?? ''), 'the header to refresh');
   });
 });

@@ -73,6 +73,11 @@ export function setDocuments(documents: DocumentRecord[]): void {
   bus.emit('documents', documents);
 }
 
+/** Replaces one document's record (after a command returned it fresh, e.g. a corrected card). */
+export function updateDocument(record: DocumentRecord): void {
+  setDocuments(state.documents.map((d) => (d.id === record.id ? record : d)));
+}
+
 export function setHighlight(highlight: Highlight | null): void {
   state.highlight = highlight;
   bus.emit('highlight', highlight);

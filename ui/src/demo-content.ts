@@ -1,6 +1,8 @@
 // Canned content for the DemoBackend test double (./api-double.ts): the text of two
 // made-up but plausible annual reports. Not real filings; figures are illustrative.
 
+import type { DocumentCard } from './api';
+
 export interface DemoSection {
   title: string;
   first: number;
@@ -18,6 +20,25 @@ export interface DemoDocument {
   /** Pages without a text layer. */
   blank: number[];
   warnings: string | null;
+  /** What the card reader would have made of it. */
+  card: DocumentCard | null;
+}
+
+function card(fields: Partial<DocumentCard>): DocumentCard {
+  return {
+    title: null,
+    organization: null,
+    aliases: [],
+    kind: null,
+    fiscal_year: null,
+    fiscal_quarter: null,
+    period_end: null,
+    date: null,
+    unsure: [],
+    corrected: [],
+    source: 'rules',
+    ...fields,
+  };
 }
 
 export const DEMO_DOCUMENTS: DemoDocument[] = [
@@ -25,6 +46,15 @@ export const DEMO_DOCUMENTS: DemoDocument[] = [
     name: 'BOEING_2022_10K',
     pages: 120,
     warnings: null,
+    card: card({
+      title: 'The Boeing Company Annual Report on Form 10-K for 2022',
+      organization: 'The Boeing Company',
+      aliases: ['Boeing', 'BA'],
+      kind: 'annual-report',
+      fiscal_year: 2022,
+      period_end: '2022-12-31',
+      date: '2023-01-27',
+    }),
     blank: [],
     sections: [
       { title: 'Cover and contents', first: 1, last: 3, topic: 'the annual report on Form 10-K', keywords: ['form 10-k', 'annual report', 'sec'] },
@@ -55,6 +85,15 @@ export const DEMO_DOCUMENTS: DemoDocument[] = [
   {
     name: '3M_2018_10K',
     pages: 40,
+    // The cover's year is on a page without text: the reader guessed it from the body.
+    card: card({
+      organization: '3M Company',
+      aliases: ['3M', 'MMM'],
+      kind: 'annual-report',
+      fiscal_year: 2018,
+      period_end: '2018-12-31',
+      unsure: ['fiscal_year', 'period_end'],
+    }),
     warnings: '2 pages have no text layer (38, 39); they are described from their neighbours',
     blank: [38, 39],
     sections: [
@@ -111,6 +150,8 @@ export function demoIngestedDocument(name: string, pages: number): DemoDocument 
     name,
     pages,
     warnings: null,
+    // Generic pages say nothing about who wrote them: a card with a guess only.
+    card: card({ title: name.replace(/_/g, ' '), kind: 'other', unsure: ['kind'] }),
     blank: [],
     sections: [
       { title: 'Introduction', first: 1, last: Math.max(1, Math.floor(pages / 3)), topic: 'the purpose of the document', keywords: ['introduction', 'scope'] },

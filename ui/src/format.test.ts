@@ -27,6 +27,7 @@ function doc(id: number, name: string): DocumentRecord {
     error: null,
     describer: null,
     warnings: null,
+    card: null,
     added_at: '',
     updated_at: '',
   };

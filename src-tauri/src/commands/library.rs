@@ -70,6 +70,19 @@ pub async fn delete_document(
     Ok(state.library()?.read().await.delete(&key).await?)
 }
 
+/// Corrects `document`'s card (`field=value` assignments, an empty value clears) and
+/// re-indexes it; the engine checks every assignment before anything is stored.
+#[tauri::command]
+pub async fn correct_card(
+    state: State<'_, AppState>,
+    document: String,
+    assignments: Vec<String>,
+) -> CommandResult<DocumentRecord> {
+    let library = state.library()?.read().await;
+    let record = library.catalog().resolve(&document).await?;
+    Ok(library.correct_card(&record, &assignments).await?)
+}
+
 #[derive(Debug, Serialize)]
 pub struct DocumentTree {
     document: DocumentRecord,

@@ -18,6 +18,7 @@ import { segmentAnswer, uniqueCitations } from '../citations';
 import { field, h, replace } from '../dom';
 import { answerNotes, formatMs, uniquePages } from '../format';
 import { completeStrategies, describeStrategy, strategyLabel } from '../strategy-form';
+import { analysisBanner } from './analysis-banner';
 import { citationChip, facts, pageChip, paramsEditor, renderAnswer, type ParamsEditor } from './parts';
 
 const DEFAULT_STRATEGY: StrategyName = 'knee';
@@ -125,6 +126,7 @@ function answerDetails(outcome: AskOutcome): HTMLElement {
   return h(
     'div',
     { class: 'answer-meta' },
+    analysisBanner(search.analysis, state.documents),
     cited.length > 0
       ? h(
           'div',

@@ -15,6 +15,8 @@ import {
   valuesToSettings,
 } from '../strategy-form';
 import { describeStep } from '../trace';
+import { sharedAnalysis } from '../analysis';
+import { analysisBanner } from './analysis-banner';
 import { renderCurve } from './curve';
 import { facts, pageChip, paramsEditor, type ParamsEditor } from './parts';
 
@@ -44,6 +46,7 @@ const formError = h('p', { class: 'message', role: 'alert', hidden: true });
 const run = h('button', { type: 'submit', class: 'primary', 'data-testid': 'compare-run' }, 'Compare');
 const results = h('div', { class: 'results', 'aria-live': 'polite', 'aria-busy': 'false' });
 const skippedList = h('ul', { class: 'skipped' });
+const analysisSlot = h('div', { class: 'analysis-slot' });
 const columns = h('div', { class: 'columns', 'data-testid': 'compare-columns' });
 
 let dirty = false;
@@ -235,6 +238,7 @@ async function compare(): Promise<void> {
       skippedList,
       ...outcome.skipped.map((s) => h('li', {}, `Skipped ${s}`)),
     );
+    replace(analysisSlot, analysisBanner(sharedAnalysis(outcome.results), state.documents));
     for (const result of outcome.results) setColumn(result.strategy.name, column(result));
     if (typeof results.scrollIntoView === 'function') results.scrollIntoView({ block: 'start', behavior: 'smooth' });
     announce(`Compared ${outcome.results.length} strategies`);
@@ -350,7 +354,7 @@ export function createCompareView(): HTMLElement {
   });
   bus.on('prefill-compare', prefill);
   if (state.settings) applyDefaults();
-  results.append(skippedList, columns);
+  results.append(analysisSlot, skippedList, columns);
   return h(
     'section',
     { class: 'view compare', 'aria-labelledby': 'compare-title' },

@@ -2,8 +2,10 @@
 
 import { api, errorMessage, forgetImages, insideTauri, type DocumentRecord, type IngestFinished, type IngestProgress } from '../api';
 import { announce, bus, navigate, setDocuments, state } from '../app';
-import { busy, h } from '../dom';
+import { busy, h, replace } from '../dom';
 import { documentForFile, formatDate, isPdfName, overallProgress, progressText } from '../format';
+import { editCard } from './card-editor';
+import { cardLine } from './card-view';
 import { confirmDialog } from './dialogs';
 
 /** Outcomes of finished ingestions worth keeping on screen: errors and warnings, by file. */
@@ -60,6 +62,7 @@ async function removeDocument(doc: DocumentRecord): Promise<void> {
 
 function makeRow(): Row {
   const name = h('h3', { class: 'doc-name' });
+  const card = h('p', { class: 'doc-card', 'data-testid': 'doc-card', hidden: true });
   const meta = h('p', { class: 'doc-meta' });
   const badge = h('span', { class: 'badge' });
   const bar = h('progress', { max: 1, value: 0 });
@@ -68,14 +71,16 @@ function makeRow(): Row {
   const error = h('p', { class: 'doc-error', hidden: true });
   const warning = h('p', { class: 'doc-warning', hidden: true });
   const treeButton = h('button', { type: 'button', class: 'secondary' }, 'Show tree');
+  const editButton = h('button', { type: 'button', class: 'secondary', 'data-testid': 'edit-card' }, 'Edit card…');
   const removeButton = h('button', { type: 'button', class: 'secondary danger-text' }, 'Remove…');
   const cancelButton = h('button', { type: 'button', class: 'secondary' }, 'Cancel ingestion');
   const dismissButton = h('button', { type: 'button', class: 'secondary' }, 'Dismiss');
-  const actions = h('div', { class: 'doc-actions' }, treeButton, cancelButton, removeButton, dismissButton);
+  const actions = h('div', { class: 'doc-actions' }, treeButton, editButton, cancelButton, removeButton, dismissButton);
   const el = h(
     'li',
     { class: 'doc' },
     h('div', { class: 'doc-head' }, name, badge),
+    card,
     meta,
     progress,
     error,
@@ -90,6 +95,7 @@ function makeRow(): Row {
     navigate('tree');
   });
   removeButton.addEventListener('click', () => current && void removeDocument(current));
+  editButton.addEventListener('click', () => current && void editCard(current));
   cancelButton.addEventListener('click', () => void cancelIngestion(cancelButton));
   dismissButton.addEventListener('click', () => {
     finished.delete(currentFile);
@@ -110,6 +116,10 @@ function makeRow(): Row {
       if (doc?.describer) metaParts.push(`described ${doc.describer}`);
       if (doc?.added_at) metaParts.push(`added ${formatDate(doc.added_at)}`);
       meta.textContent = metaParts.join(' · ');
+      const line = cardLine(doc?.card ?? null);
+      const ready = doc?.status === 'ready';
+      replace(card, line ?? (ready ? h('span', { class: 'muted' }, 'No card: the document does not say what it is.') : null));
+      card.hidden = line === null && !ready;
       badge.textContent = status;
       badge.className = `badge status-${status}`;
       progress.hidden = !p;
@@ -128,6 +138,7 @@ function makeRow(): Row {
       warning.textContent = warnings.length ? `⚠ ${[...new Set(warnings)].join('; ')}` : '';
       treeButton.hidden = !(doc && doc.status === 'ready' && !p);
       removeButton.hidden = !doc || Boolean(p);
+      editButton.hidden = !(doc && doc.status === 'ready' && !p);
       cancelButton.hidden = !p && status !== 'ingesting';
       dismissButton.hidden = Boolean(doc) || status !== 'failed';
     },

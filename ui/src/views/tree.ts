@@ -19,6 +19,8 @@ import {
   type Row,
   type TreeIndex,
 } from '../tree-model';
+import { editCard } from './card-editor';
+import { cardFields, cardLine, cardSource } from './card-view';
 import { openPage } from './viewer';
 
 const CHUNK = 120;
@@ -48,6 +50,39 @@ function setZoom(level: number): void {
   zoomIn.disabled = zoomStep(level, 1) === level;
 }
 const highlightBar = h('div', { class: 'highlight-bar', hidden: true, role: 'status' });
+const cardPanel = h('section', { class: 'tree-card', 'aria-label': 'Document card', 'data-testid': 'tree-card', hidden: true });
+
+/** The loaded document's card, all its fields, with the action that corrects it. */
+function renderCard(): void {
+  const doc = loaded?.doc;
+  if (!doc) {
+    cardPanel.hidden = true;
+    return;
+  }
+  const edit = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary small',
+      'data-testid': 'tree-edit-card',
+      // Saving redraws the header, so focus goes to the new button rather than the gone one.
+      onclick: () => void editCard(doc).then((saved) => saved && cardPanel.querySelector<HTMLElement>('[data-testid="tree-edit-card"]')?.focus()),
+    },
+    'Edit card…',
+  );
+  replace(
+    cardPanel,
+    h(
+      'div',
+      { class: 'tree-card-head' },
+      h('h3', {}, cardLine(doc.card) ?? (doc.card ? doc.card.title ?? stem(doc.name) : `${stem(doc.name)}: no card`)),
+      edit,
+    ),
+    doc.card ? cardFields(doc.card) : h('p', { class: 'muted' }, 'The document has no card yet; “Edit card…” gives it one.'),
+    doc.card ? h('p', { class: 'hint card-source' }, cardSource(doc.card)) : null,
+  );
+  cardPanel.hidden = false;
+}
 const status = h('p', { class: 'tree-status', role: 'status' });
 const container = h('ul', {
   class: 'tree',
@@ -442,6 +477,7 @@ async function load(docId: number): Promise<void> {
   rowEls.clear();
   const tree = indexTree(data.nodes, data.root_id);
   loaded = { doc: data.document, tree };
+  renderCard();
   expanded = initialExpanded(tree);
   rendered = 0;
   focusedId = null;
@@ -459,11 +495,19 @@ async function load(docId: number): Promise<void> {
 export function createTreeView(): HTMLElement {
   bus.on('documents', () => {
     fillSelect();
+    // A corrected card comes back as a new record of the same document.
+    const fresh = loaded ? state.documents.find((d) => d.id === loaded?.doc.id) : undefined;
+    if (loaded && fresh) {
+      const changed = JSON.stringify(fresh.card) !== JSON.stringify(loaded.doc.card);
+      loaded.doc = fresh;
+      if (changed) renderCard();
+    }
     if (!loaded) {
       const first = state.documents.find((d) => d.status === 'ready');
       if (first) void load(first.id);
     } else if (!state.documents.some((d) => d.id === loaded?.doc.id)) {
       loaded = null;
+      renderCard();
       replace(container);
       status.textContent = 'The document was removed.';
       const first = state.documents.find((d) => d.status === 'ready');
@@ -484,6 +528,7 @@ export function createTreeView(): HTMLElement {
     { class: 'view tree-view', 'aria-labelledby': 'tree-title' },
     h('h2', { id: 'tree-title', tabindex: -1 }, 'Tree'),
     h('div', { class: 'toolbar' }, h('div', { class: 'field inline' }, label, select), expandAll, collapseAll, h('div', { class: 'zoom', role: 'group', 'aria-label': 'Zoom' }, zoomOut, zoomLabel, zoomIn), status),
+    cardPanel,
     highlightBar,
     h(
       'p',
