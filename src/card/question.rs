@@ -11,9 +11,16 @@ use super::{DocumentCard, DocumentKind};
 
 /// The first step's boost of a document whose card matches every period and kind the
 /// question names, added to its fused score. Fused root scores are at most 1 with the
-/// default fusion, so a full match outranks any content score, and partial matches
-/// (a comparative year, a kind alone) rank between.
-pub const FULL_MATCH_BOOST: f32 = 1.0;
+/// default fusion, so among one organisation's filings the card decides and content
+/// breaks ties. On the dev split (47 questions, whole library, budget 2,500), 2.0 with
+/// the whole-year prior and the recency boost put the question's filing in the first
+/// five for all 47 questions (1.0 without them: 44), first for 34 in both.
+pub const FULL_MATCH_BOOST: f32 = 2.0;
+
+/// With no period named, the organisation's most recent documents rank up by this
+/// much: a question in the present tense ("What industry does it operate in?") is about
+/// the latest filing.
+pub const RECENT_BOOST: f32 = 0.5;
 
 /// What was recognised in a question, and how the search used it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -102,7 +109,12 @@ pub fn analyse_question(question: &str, cards: &[(i64, DocumentCard)]) -> Questi
         .collect();
     boosts.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     if wanted.is_empty() {
-        // Nothing to rank by beyond the organisation.
+        if analysis.filter.is_some() {
+            boosts = recency_boosts(&candidates);
+            if !boosts.is_empty() {
+                notes.push("no period named: the most recent documents rank first".to_string());
+            }
+        }
     } else if boosts.is_empty() {
         notes.push(
             "no document's card matches the period or kind named; ranked by content alone"
@@ -123,6 +135,24 @@ pub fn analyse_question(question: &str, cards: &[(i64, DocumentCard)]) -> Questi
     analysis
 }
 
+/// `RECENT_BOOST` for the documents of the latest fiscal year among `candidates`, half
+/// of it for the year before.
+fn recency_boosts(candidates: &[&(i64, DocumentCard)]) -> Vec<(i64, f32)> {
+    let Some(latest) = candidates.iter().filter_map(|(_, c)| c.fiscal_year).max() else {
+        return Vec::new();
+    };
+    let mut boosts: Vec<(i64, f32)> = candidates
+        .iter()
+        .filter_map(|(id, card)| match card.fiscal_year {
+            Some(year) if year == latest => Some((*id, RECENT_BOOST)),
+            Some(year) if year + 1 == latest => Some((*id, RECENT_BOOST / 2.0)),
+            _ => None,
+        })
+        .collect();
+    boosts.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    boosts
+}
+
 /// What the question asks of a document's card.
 struct Wanted<'a> {
     periods: &'a Periods,
@@ -140,7 +170,7 @@ impl Wanted<'_> {
     fn score(&self, card: &DocumentCard) -> f32 {
         const PERIOD: f32 = 2.0;
         const NAMED_KIND: f32 = 1.0;
-        const LIKELY_KIND: f32 = 0.5;
+        const LIKELY_KIND: f32 = 1.0;
         let mut parts: Vec<(f32, f32)> = Vec::new();
         if let Some(latest) = self.periods.latest() {
             parts.push((PERIOD, year_match(card, latest, &self.periods.years)));
@@ -159,8 +189,8 @@ impl Wanted<'_> {
             // annual reports and full-year releases cover one, quarterly reports do not.
             let likely = match card.kind {
                 Some(DocumentKind::AnnualReport) => 1.0,
-                Some(DocumentKind::EarningsRelease) if card.fiscal_quarter == Some(4) => 0.8,
-                _ => 0.3,
+                Some(DocumentKind::EarningsRelease) if card.fiscal_quarter == Some(4) => 0.5,
+                _ => 0.0,
             };
             parts.push((LIKELY_KIND, likely));
         }
@@ -186,6 +216,8 @@ fn year_match(card: &DocumentCard, latest: i32, years: &[i32]) -> f32 {
     match card.fiscal_year {
         Some(year) if year == latest => 1.0,
         Some(year) if year == latest + 1 => 0.3,
+        // A forecast for a year no filing covers yet is in the year before's.
+        Some(year) if year + 1 == latest => 0.2,
         Some(year) if year == latest + 2 || years.contains(&year) => 0.15,
         _ => 0.0,
     }
@@ -646,12 +678,40 @@ mod tests {
             &library(),
         );
         assert_eq!(analysis.organizations, vec!["3M Company"]);
-        assert_eq!(analysis.filter, Some(vec![1, 2, 3]));
-        assert_eq!(analysis.boosts[0].0, 1, "{analysis:?}");
-        assert_eq!(analysis.boosts[0].1, FULL_MATCH_BOOST);
+        assert_eq!(analysis.filter, Some(vec![1, 2, 3]), "{analysis:?}");
+        assert_eq!(analysis.boosts[0], (1, FULL_MATCH_BOOST));
         // The next year's filing reports 2018 as a comparative: ranked up, below.
         assert_eq!(analysis.boosts[1].0, 2);
         assert!(analysis.boosts[1].1 < FULL_MATCH_BOOST);
+    }
+
+    #[test]
+    fn documents_tied_on_the_period_stay_and_comparative_years_rank_below() {
+        let mut cards = library();
+        let mut quarterly = card("3M Company", &["3M"], DocumentKind::QuarterlyReport, 2018);
+        quarterly.fiscal_quarter = Some(2);
+        cards.push((10, quarterly));
+        let analysis = analyse_question("How did 3M's revenue change in 2018?", &cards);
+        assert_eq!(analysis.filter, Some(vec![1, 2, 3, 10]), "{analysis:?}");
+        let order: Vec<i64> = analysis.boosts.iter().map(|(id, _)| *id).collect();
+        assert_eq!(order, vec![1, 10, 2], "{analysis:?}");
+        assert_eq!(analysis.boosts[1].1, FULL_MATCH_BOOST);
+        assert!(analysis.boosts[2].1 < FULL_MATCH_BOOST);
+        // A forecast for a year no filing covers is in the year before's filing.
+        let forecast = analyse_question("What does 3M forecast for FY2023?", &cards);
+        assert_eq!(
+            forecast.boosts.first().map(|b| b.0),
+            Some(3),
+            "{forecast:?}"
+        );
+    }
+
+    #[test]
+    fn without_a_period_the_latest_documents_rank_first() {
+        let analysis = analyse_question("Is 3M's business cyclical?", &library());
+        assert_eq!(analysis.filter, Some(vec![1, 2, 3]));
+        assert_eq!(analysis.boosts, vec![(3, RECENT_BOOST)]);
+        assert!(analysis.note.contains("most recent"), "{}", analysis.note);
     }
 
     #[test]
