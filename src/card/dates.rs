@@ -21,7 +21,8 @@ pub struct FoundDay {
     pub end: usize,
 }
 
-const MONTHS: [&str; 12] = [
+/// English month names, as filings and questions write them.
+pub(super) const MONTHS: [&str; 12] = [
     "january",
     "february",
     "march",

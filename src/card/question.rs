@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use super::dates::MONTHS;
 use super::{DocumentCard, DocumentKind};
 
 /// The first step's boost of a document whose card matches every period and kind the
@@ -403,21 +404,6 @@ fn kinds_named(words: &[String]) -> Vec<DocumentKind> {
     }
     kinds
 }
-
-const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
 
 /// Full dates: `2022-07-01`, "July 1 2022", "1st July 2022", "1 July, 2022".
 fn dates_named(words: &[String]) -> Vec<String> {
