@@ -128,7 +128,7 @@ fn parse(content: &str, rules: &DocumentCard) -> Result<DocumentCard, LlmFailure
         card.kind = Some(kind);
         filled.push(CardField::Kind);
     }
-    if let Some(year) = raw.fiscal_year.filter(|y| (1900..=2100).contains(y)) {
+    if let Some(year) = raw.fiscal_year.filter(|&y| super::plausible_fiscal_year(y)) {
         card.fiscal_year = Some(year as i32);
         filled.push(CardField::FiscalYear);
     }

@@ -189,6 +189,12 @@ pub struct FrontMatter {
     pub first_pages: Vec<String>,
 }
 
+/// Whether `year` can be a document's fiscal year; anything else a person or a model
+/// gives is refused.
+pub(crate) fn plausible_fiscal_year(year: i64) -> bool {
+    (1900..=2100).contains(&year)
+}
+
 /// How many pages a card reader looks at: covers and the first pages of a filing's
 /// body are enough, and reading further costs time on every ingestion. Four, not
 /// three: a cover whose name is a logo leaves the name to the body's first page, which
@@ -341,7 +347,7 @@ impl DocumentCard {
                     Some(text) => Some(
                         text.parse::<i32>()
                             .ok()
-                            .filter(|y| (1900..=2100).contains(y))
+                            .filter(|&y| plausible_fiscal_year(i64::from(y)))
                             .ok_or_else(|| bad("a year such as 2018"))?,
                     ),
                 }

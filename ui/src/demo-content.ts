@@ -2,6 +2,7 @@
 // made-up but plausible annual reports. Not real filings; figures are illustrative.
 
 import type { DocumentCard } from './api';
+import { emptyCard } from './card';
 
 export interface DemoSection {
   title: string;
@@ -25,20 +26,7 @@ export interface DemoDocument {
 }
 
 function card(fields: Partial<DocumentCard>): DocumentCard {
-  return {
-    title: null,
-    organization: null,
-    aliases: [],
-    kind: null,
-    fiscal_year: null,
-    fiscal_quarter: null,
-    period_end: null,
-    date: null,
-    unsure: [],
-    corrected: [],
-    source: 'rules',
-    ...fields,
-  };
+  return { ...emptyCard(), ...fields };
 }
 
 export const DEMO_DOCUMENTS: DemoDocument[] = [
