@@ -14,7 +14,7 @@ use pagetree::search::knee::{knee_cut, sensitive_knee_cut};
 use pagetree::search::walk::elimination_walk;
 use pagetree::search::SelectedNode;
 use pagetree::store::edge::EdgeStore;
-use pagetree::store::{rrf, Candidates, Fusion, ScoredNode, VectorStore};
+use pagetree::store::{fusion, Candidates, Fusion, ScoredNode, VectorStore};
 use pagetree::synthetic::Generator;
 
 const SIZES: [usize; 3] = [20, 200, 2_000];
@@ -81,11 +81,7 @@ fn hybrid_step(c: &mut Criterion) {
         store.optimize().await.expect("optimize");
     });
     let query = generator.query();
-    let fusion = Fusion {
-        rrf_k: 2,
-        dense_weight: 1.0,
-        sparse_weight: 1.0,
-    };
+    let fusion = Fusion::rrf(2, 1.0, 1.0);
     let mut group = c.benchmark_group("hybrid_step");
     for n in SIZES {
         let candidates =
@@ -118,7 +114,7 @@ fn hybrid_step(c: &mut Criterion) {
             .block_on(store.raw_scores(&query, ids))
             .expect("scores");
         group.bench_with_input(BenchmarkId::new("local-rrf", n), &raw, |b, raw| {
-            b.iter(|| rrf::fuse(black_box(raw), fusion))
+            b.iter(|| fusion::fuse(black_box(raw), fusion))
         });
     }
     group.finish();

@@ -245,7 +245,7 @@ e2eTest('a comparison runs the strategies side by side on the real engine', asyn
   const question = await browser.$('[data-testid="compare-question"]');
   await question.setValue(QUESTION);
   await (await browser.$('[data-testid="compare-run"]')).click();
-  for (const name of ['flat', 'branch', 'beam', 'knee', 'sensitive-knee']) {
+  for (const name of ['flat', 'branch', 'beam', 'knee', 'sensitive-knee', 'largest-gap', 'collapsed-tree']) {
     const column = await browser.$(`[data-testid="col-${name}"]`);
     await column.waitForExist({ timeout: LONG, timeoutMsg: `no ${name} column` });
   }

@@ -90,7 +90,70 @@ pub struct QuestionRun {
     /// Where the question's own document ranked at the first step (1 = first); none
     /// when it was not among the step's candidates.
     pub document_rank: Option<usize>,
+    /// For each ranking step of the search (roots, expansions, the collapsed tree's one
+    /// list), the share of its candidates the step kept: a fixed beam's falls as the
+    /// candidates grow, an adaptive cut's varies with the question.
+    pub kept_shares: Vec<f64>,
     pub error: Option<String>,
+}
+
+/// How much of its candidates one step of a strategy keeps, over the questions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepShare {
+    /// The step, from 1 (the first ranking); 0 stands for every step together.
+    pub step: usize,
+    /// Questions whose search had this step.
+    pub questions: usize,
+    pub mean: f64,
+    /// The standard deviation over those questions.
+    pub spread: f64,
+}
+
+/// The steps whose kept share tells how a strategy cuts: rankings of more than one
+/// candidate, not narrowing (which has its own cap) or the final selection.
+pub fn kept_shares(trace: &[crate::search::TraceStep]) -> Vec<f64> {
+    trace
+        .iter()
+        .filter(|step| step.label != "selected" && !step.label.starts_with("narrow"))
+        .filter(|step| step.candidates.len() > 1)
+        .map(|step| step.kept as f64 / step.candidates.len() as f64)
+        .collect()
+}
+
+/// The mean and spread of the kept share of every step up to `steps`, and of all steps
+/// together (step 0).
+pub fn step_shares(runs: &[QuestionRun], steps: usize) -> Vec<StepShare> {
+    let summary = |step: usize, values: Vec<f64>| {
+        let mean = mean(values.iter().copied());
+        let spread = if values.len() > 1 {
+            (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (values.len() - 1) as f64)
+                .sqrt()
+        } else {
+            0.0
+        };
+        StepShare {
+            step,
+            questions: values.len(),
+            mean,
+            spread,
+        }
+    };
+    let all: Vec<f64> = runs
+        .iter()
+        .flat_map(|r| r.kept_shares.iter().copied())
+        .collect();
+    let mut shares = vec![summary(0, all)];
+    for step in 1..=steps {
+        let values: Vec<f64> = runs
+            .iter()
+            .filter_map(|r| r.kept_shares.get(step - 1).copied())
+            .collect();
+        if values.is_empty() {
+            break;
+        }
+        shares.push(summary(step, values));
+    }
+    shares
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -111,6 +174,8 @@ pub struct StrategyReport {
     /// first five.
     pub document_recall_at_1: f64,
     pub document_recall_at_5: f64,
+    /// The kept share of every step together (step 0), then of steps 1, 2, … .
+    pub step_shares: Vec<StepShare>,
     pub runs: Vec<QuestionRun>,
 }
 
@@ -180,6 +245,9 @@ pub fn document_rank(result: &crate::search::SearchResult, document: i64) -> Opt
     None
 }
 
+/// Steps whose kept share a report gives one by one (trees are rarely deeper).
+pub const REPORTED_STEPS: usize = 6;
+
 pub fn summarise(strategy: Strategy, runs: Vec<QuestionRun>) -> StrategyReport {
     let ok: Vec<&QuestionRun> = runs.iter().filter(|r| r.error.is_none()).collect();
     let latencies: Vec<f64> = ok.iter().map(|r| r.latency_ms).collect();
@@ -208,6 +276,7 @@ pub fn summarise(strategy: Strategy, runs: Vec<QuestionRun>) -> StrategyReport {
         },
         document_recall_at_1: share(&runs, |rank| rank == 1),
         document_recall_at_5: share(&runs, |rank| rank <= 5),
+        step_shares: step_shares(&runs, REPORTED_STEPS),
         runs,
     }
 }
@@ -275,6 +344,7 @@ impl Library {
                             latency_ms: result.latency_ms,
                             search_ms: result.search_ms,
                             document_rank,
+                            kept_shares: kept_shares(&result.trace),
                             error: None,
                         }
                     }
@@ -287,6 +357,7 @@ impl Library {
                         latency_ms: 0.0,
                         search_ms: 0.0,
                         document_rank: None,
+                        kept_shares: Vec::new(),
                         error: Some(err.to_string()),
                     },
                 };
@@ -374,6 +445,7 @@ mod tests {
             latency_ms: 1.0,
             search_ms: 1.0,
             document_rank: hit.then_some(1),
+            kept_shares: Vec::new(),
             error: error.map(String::from),
         };
         let report = summarise(
@@ -389,5 +461,46 @@ mod tests {
         assert_eq!(report.mean_tokens, 1000.0);
         assert_eq!(report.hits_per_1k_tokens, 0.5);
         assert!((report.document_recall_at_1 - 1.0 / 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn kept_shares_come_from_the_cutting_steps_and_summarise_per_step() {
+        let step = |label: &str, candidates: usize, kept: usize| crate::search::TraceStep {
+            label: label.into(),
+            candidates: (0..candidates as u64)
+                .map(|id| crate::store::ScoredNode { id, score: 1.0 })
+                .collect(),
+            knee_index: None,
+            kept,
+            eliminated: Vec::new(),
+            beam: Vec::new(),
+        };
+        let trace = [
+            step("roots", 10, 2),
+            step("expand", 8, 4),
+            step("expand", 1, 1),
+            step("narrow pages 1-20 of a.pdf", 20, 3),
+            step("selected", 3, 3),
+        ];
+        assert_eq!(kept_shares(&trace), [0.2, 0.5]);
+        let run = |shares: Vec<f64>| QuestionRun {
+            question_id: "q".into(),
+            hit: false,
+            recall: 0.0,
+            pages: 1,
+            tokens: 1,
+            latency_ms: 1.0,
+            search_ms: 1.0,
+            document_rank: None,
+            kept_shares: shares,
+            error: None,
+        };
+        let shares = step_shares(&[run(vec![0.2, 0.5]), run(vec![0.4])], 6);
+        assert_eq!(shares.len(), 3, "all steps, then steps 1 and 2");
+        assert_eq!((shares[1].step, shares[1].questions), (1, 2));
+        assert!((shares[1].mean - 0.3).abs() < 1e-9);
+        assert!((shares[1].spread - 0.02f64.sqrt()).abs() < 1e-9);
+        assert_eq!((shares[2].questions, shares[2].spread), (1, 0.0));
+        assert!((shares[0].mean - 1.1 / 3.0).abs() < 1e-9);
     }
 }

@@ -53,7 +53,15 @@ fn bench_ingests_what_is_missing_and_reports_figures_computed_from_its_runs() {
         .collect();
     assert_eq!(
         names,
-        vec!["flat", "branch", "beam", "knee", "sensitive-knee"],
+        vec![
+            "flat",
+            "branch",
+            "beam",
+            "knee",
+            "sensitive-knee",
+            "largest-gap",
+            "collapsed-tree"
+        ],
         "proxy-pointer needs an LLM"
     );
     for strategy in strategies {
@@ -116,7 +124,7 @@ fn bench_ingests_what_is_missing_and_reports_figures_computed_from_its_runs() {
         bench_runs[0]["metrics"]["strategies"]
             .as_array()
             .map(Vec::len),
-        Some(5)
+        Some(names.len())
     );
 
     // A second run finds both filings already ingested.

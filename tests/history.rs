@@ -56,10 +56,10 @@ fn search_compare_and_ask_are_recorded_shown_rerun_and_exported() {
 
     let runs = json(&cli(library, &["history", "--json"]));
     let runs = runs.as_array().expect("array");
-    // One search, five strategies compared (proxy-pointer needs a model), one question.
-    assert_eq!(runs.len(), 7);
+    // One search, seven strategies compared (proxy-pointer needs a model), one question.
+    assert_eq!(runs.len(), 9);
     let kinds: Vec<&str> = runs.iter().filter_map(|r| r["kind"].as_str()).collect();
-    assert_eq!(kinds.iter().filter(|k| **k == "compare").count(), 5);
+    assert_eq!(kinds.iter().filter(|k| **k == "compare").count(), 7);
     let ask = runs
         .iter()
         .find(|r| r["kind"] == "ask")
@@ -111,7 +111,7 @@ fn search_compare_and_ask_are_recorded_shown_rerun_and_exported() {
     assert!(markdown.starts_with("# PageTree history"));
     assert!(markdown.contains("## Question #") && markdown.contains("What is a portcullis?"));
     let exported = json(&cli(library, &["history", "export", "--format", "json"]));
-    assert_eq!(exported.as_array().expect("array").len(), 8);
+    assert_eq!(exported.as_array().expect("array").len(), 10);
 }
 
 #[tokio::test]

@@ -334,7 +334,8 @@ fn full_year(text: &str) -> Option<i32> {
 }
 
 /// `q2`, `q2'23`, `q2-2023`, `2023q2`, `h1`: the quarter and any year with it. A half
-/// names its last quarter.
+/// names its last quarter. Words in any script pass through (a Russian or Spanish
+/// question is full of six-byte words that are not quarters).
 fn quarter_of(word: &str) -> Option<(u8, Option<i32>)> {
     let word = word.replace('-', "");
     let (quarter, year) = if let Some(rest) = word.strip_prefix('q') {
@@ -343,7 +344,7 @@ fn quarter_of(word: &str) -> Option<(u8, Option<i32>)> {
     } else if let Some(rest) = word.strip_prefix('h') {
         let half = rest.chars().next()?.to_digit(10)? as u8;
         (half * 2, &rest[1..])
-    } else if word.len() == 6 && &word[4..5] == "q" {
+    } else if word.len() == 6 && word.is_ascii() && &word[4..5] == "q" {
         let digit = word[5..].parse::<u8>().ok()?;
         (digit, &word[..4])
     } else {
@@ -771,5 +772,27 @@ mod tests {
         assert_eq!(analysis.filter, None);
         assert!(analysis.boosts.is_empty());
         assert_eq!(analysis.years, vec![2018]);
+    }
+
+    #[test]
+    fn questions_in_other_scripts_are_read_without_error() {
+        // Six-byte words whose fifth byte is inside a character: "anotó", "люк".
+        for question in [
+            "¿Quién anotó el primer gol en 2015?",
+            "Кто открыл люк в 1969 году?",
+            "Что было во втором квартале?",
+            "q€ h½ 2023ñq",
+        ] {
+            let analysis = analyse_question(question, &[]);
+            assert!(analysis.organizations.is_empty(), "{question}");
+        }
+        assert_eq!(quarter_of("2023q2"), Some((2, Some(2023))));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_question_is_analysed_without_panicking(question in "\\PC{0,80}") {
+            let _ = analyse_question(&question, &[]);
+        }
     }
 }

@@ -9,8 +9,8 @@ use pagetree::eval::{load_questions, BenchReport};
 use pagetree::history::{NewRun, RunKind};
 use pagetree::ingest::NoProgress;
 use pagetree::search::strategy::*;
-use pagetree::search::{Comparison, SearchResult, SearchSettings, Strategy};
-use pagetree::store::Fusion;
+use pagetree::search::{Comparison, SearchResult, SearchSettings, SectionScoring, Strategy};
+use pagetree::store::{Fusion, FusionMethod};
 use pagetree::Library;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -20,6 +20,8 @@ pub enum StrategyName {
     Beam,
     Knee,
     SensitiveKnee,
+    LargestGap,
+    CollapsedTree,
     ProxyPointer,
 }
 
@@ -41,9 +43,21 @@ pub struct SearchOptions {
     /// Sensitive knee: 1 is the plain knee, 0 keeps everything.
     #[arg(long, default_value_t = DEFAULT_SENSITIVITY)]
     pub sensitivity: f32,
+    /// Nodes of every level the collapsed tree ranks before its knee.
+    #[arg(long, default_value_t = DEFAULT_COLLAPSED_DEPTH)]
+    pub collapsed_depth: usize,
     /// Section summaries proxy-pointer shows the LLM.
     #[arg(long, default_value_t = DEFAULT_PROXIES)]
     pub proxies: usize,
+    /// How dense and BM25 rankings are fused: rrf (ranks only), dbsf (each list by its
+    /// mean ± 3 deviations) or min-max (each list scaled to 0–1); the knee is cut on
+    /// the fused scores.
+    #[arg(long, default_value_t = pagetree::search::DEFAULT_FUSION)]
+    pub fusion: FusionMethod,
+    /// How the tree strategies score a section: own-text (its summary and keywords) or
+    /// best-page (the best of its own and its pages' similarities).
+    #[arg(long, default_value_t = pagetree::search::DEFAULT_SECTION_SCORING)]
+    pub section_scoring: SectionScoring,
     /// RRF k (Qdrant's default is 2; the article uses 60).
     #[arg(long, default_value_t = pagetree::search::DEFAULT_RRF_K)]
     pub rrf_k: usize,
@@ -54,6 +68,9 @@ pub struct SearchOptions {
     /// Dense weight for the first step over the documents' roots (default: --dense-weight).
     #[arg(long)]
     pub root_dense_weight: Option<f32>,
+    /// Fusion for the first step over the roots (default: --fusion).
+    #[arg(long)]
+    pub root_fusion: Option<FusionMethod>,
     /// Sparse (BM25) weight for the first step over the roots (default: --sparse-weight).
     #[arg(long)]
     pub root_sparse_weight: Option<f32>,
@@ -96,6 +113,12 @@ impl SearchOptions {
                 sensitivity: self.sensitivity,
                 max_roots: self.max_roots.max(1),
             },
+            StrategyName::LargestGap => Strategy::LargestGap {
+                max_roots: self.max_roots.max(1),
+            },
+            StrategyName::CollapsedTree => Strategy::CollapsedTree {
+                depth: self.collapsed_depth.max(1),
+            },
             StrategyName::ProxyPointer => Strategy::ProxyPointer {
                 proxies: self.proxies.max(1),
             },
@@ -119,17 +142,17 @@ impl SearchOptions {
             }
             Some(ids)
         };
-        let fusion = Fusion {
-            rrf_k: self.rrf_k,
-            dense_weight: self.dense_weight,
-            sparse_weight: self.sparse_weight,
-        };
-        let root_fusion = (self.root_dense_weight.is_some() || self.root_sparse_weight.is_some())
-            .then(|| Fusion {
-                dense_weight: self.root_dense_weight.unwrap_or(self.dense_weight),
-                sparse_weight: self.root_sparse_weight.unwrap_or(self.sparse_weight),
-                ..fusion
-            });
+        let fusion =
+            Fusion::rrf(self.rrf_k, self.dense_weight, self.sparse_weight).with_method(self.fusion);
+        let root_fusion = (self.root_dense_weight.is_some()
+            || self.root_sparse_weight.is_some()
+            || self.root_fusion.is_some())
+        .then(|| Fusion {
+            method: self.root_fusion.unwrap_or(self.fusion),
+            dense_weight: self.root_dense_weight.unwrap_or(self.dense_weight),
+            sparse_weight: self.root_sparse_weight.unwrap_or(self.sparse_weight),
+            ..fusion
+        });
         Ok(SearchSettings {
             fusion,
             root_fusion,
@@ -137,6 +160,7 @@ impl SearchOptions {
             max_node_pages: Some(self.max_node_pages).filter(|&m| m > 0),
             documents,
             query_analysis: !self.no_query_analysis,
+            section_scoring: self.section_scoring,
         })
     }
 }
@@ -441,9 +465,17 @@ fn opaque_copy(library: &Library, file: &std::path::Path) -> Result<PathBuf> {
     Ok(copy)
 }
 
+/// The fusion as a report names it: RRF with its k, a score fusion by name.
+fn fusion_label(fusion: &Fusion) -> String {
+    match fusion.method {
+        FusionMethod::Rrf => format!("RRF k = {}", fusion.rrf_k),
+        method => format!("fusion {method}"),
+    }
+}
+
 fn print_report(report: &BenchReport) {
     println!(
-        "{} questions, {} documents, {}; RRF k = {}; median query embedding {:.1} ms",
+        "{} questions, {} documents, {}; {}; median query embedding {:.1} ms",
         report.strategies.first().map(|s| s.questions).unwrap_or(0),
         report.documents,
         if report.per_document {
@@ -451,7 +483,7 @@ fn print_report(report: &BenchReport) {
         } else {
             "whole library"
         },
-        report.settings.fusion.rrf_k,
+        fusion_label(&report.settings.fusion),
         report.median_embed_ms
     );
     println!(
@@ -486,5 +518,20 @@ fn print_report(report: &BenchReport) {
                 String::new()
             }
         );
+    }
+    println!("\nshare of its candidates each step keeps, mean ± spread over the questions:");
+    for s in &report.strategies {
+        let steps: Vec<String> = s
+            .step_shares
+            .iter()
+            .map(|share| {
+                let step = match share.step {
+                    0 => "all".to_string(),
+                    step => step.to_string(),
+                };
+                format!("{step} {:.2}±{:.2}", share.mean, share.spread)
+            })
+            .collect();
+        println!("{:<16} {}", s.strategy.name(), steps.join("  "));
     }
 }

@@ -159,12 +159,16 @@ impl Library {
             query,
             settings.fusion,
             settings.root_fusion,
-        );
+        )
+        .with_section_scoring(settings.section_scoring);
         if only.is_none() {
             run = run.over_whole_library(scope.being_written > 0);
         }
         if let Some(analysis) = analysis {
             let nodes: HashMap<i64, u32> = documents.iter().copied().collect();
+            // Only what the question named holds at every step; the prior for the
+            // latest documents, when nothing was named, is a guess for the first step.
+            let carried = analysis.recognised_anything();
             run = run.with_root_boosts(
                 analysis
                     .boosts
@@ -175,6 +179,7 @@ impl Library {
                             .map(|&count| (root_node_id(doc, count), boost))
                     })
                     .collect(),
+                carried,
             );
         }
         let mut chosen = run.execute(strategy, &roots, &doc_ids).await?;

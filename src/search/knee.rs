@@ -2,7 +2,13 @@
 //!
 //! Scores are sorted descending; rank (x) and score (y) are each scaled to [0, 1]; the
 //! knee is the point farthest from the chord joining the first and last points. Points
-//! up to and including the knee are kept.
+//! up to the knee are kept, and the knee itself when it lies above the chord: there it
+//! is the edge of a cliff (the last of the head), below it the foot of a drop (the first
+//! of the tail). The first point lies on the chord, so without that distinction a curve
+//! with one clear winner would always keep a second point.
+//!
+//! The largest-gap cut ("Adaptive-k", Taguchi et al., EMNLP 2025) is the alternative
+//! rule: cut where the drop between neighbouring scores is largest.
 
 const TOLERANCE: f32 = 1e-6;
 
@@ -13,6 +19,25 @@ pub struct KneeCut {
     pub knee_index: Option<usize>,
     /// How many points are kept.
     pub keep: usize,
+}
+
+/// Where a knee strategy cuts each step's ranking.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CutRule {
+    /// The chord knee; a sensitivity below 1 keeps the points nearly as far from the
+    /// chord as the knee (the sensitive knee).
+    Knee { sensitivity: f32 },
+    /// Where the drop between neighbouring scores is largest.
+    LargestGap,
+}
+
+impl CutRule {
+    pub fn cut(self, sorted_desc: &[f32]) -> KneeCut {
+        match self {
+            CutRule::Knee { sensitivity } => sensitive_knee_cut(sorted_desc, sensitivity),
+            CutRule::LargestGap => largest_gap_cut(sorted_desc),
+        }
+    }
 }
 
 /// Distances of every point from the chord, in scaled units; empty when the curve is
@@ -74,9 +99,10 @@ pub fn sensitive_knee_cut(sorted_desc: &[f32], sensitivity: f32) -> KneeCut {
         };
     }
     if sensitivity >= 1.0 {
+        let foot = below_chord(sorted_desc, knee);
         return KneeCut {
             knee_index: Some(knee),
-            keep: knee + 1,
+            keep: if foot { knee.max(1) } else { knee + 1 },
         };
     }
     let threshold = sensitivity * max;
@@ -90,17 +116,93 @@ pub fn sensitive_knee_cut(sorted_desc: &[f32], sensitivity: f32) -> KneeCut {
     }
 }
 
+/// Whether point `index` of the scaled curve lies below the chord from the first to
+/// the last point (the line x + y = 1).
+fn below_chord(sorted_desc: &[f32], index: usize) -> bool {
+    let n = sorted_desc.len();
+    let (first, last) = (sorted_desc[0], sorted_desc[n - 1]);
+    let x = index as f32 / (n - 1) as f32;
+    let y = (sorted_desc[index] - last) / (first - last);
+    x + y < 1.0
+}
+
+/// The largest-gap cut: keep the points above the largest drop between neighbours
+/// (the earliest of equal drops, which keeps fewer). Two points keep the better one;
+/// a curve with no drop keeps all.
+pub fn largest_gap_cut(sorted_desc: &[f32]) -> KneeCut {
+    let n = sorted_desc.len();
+    let mut best: Option<(usize, f32)> = None;
+    for (index, pair) in sorted_desc.windows(2).enumerate() {
+        let drop = pair[0] - pair[1];
+        if drop > TOLERANCE && best.is_none_or(|(_, largest)| drop > largest + TOLERANCE) {
+            best = Some((index, drop));
+        }
+    }
+    match best {
+        Some((index, _)) => KneeCut {
+            knee_index: Some(index),
+            keep: index + 1,
+        },
+        None => KneeCut {
+            knee_index: None,
+            keep: n,
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
 
     #[test]
-    fn finds_the_elbow_of_a_convex_curve() {
+    fn finds_the_elbow_of_a_convex_curve_and_keeps_what_is_above_it() {
         let scores = [1.0, 0.5, 0.3, 0.25, 0.22, 0.2, 0.19];
         let cut = knee_cut(&scores);
         assert_eq!(cut.knee_index, Some(2));
-        assert_eq!(cut.keep, 3);
+        // 0.3 is where the curve flattens: the first of the tail.
+        assert_eq!(cut.keep, 2);
+    }
+
+    #[test]
+    fn one_clear_winner_keeps_exactly_one() {
+        for scores in [
+            vec![1.0, 0.1, 0.09, 0.08],
+            vec![0.9, 0.2, 0.19, 0.18, 0.17, 0.16, 0.15, 0.14, 0.13, 0.12],
+        ] {
+            assert_eq!(knee_cut(&scores).keep, 1, "{scores:?}");
+            assert_eq!(largest_gap_cut(&scores).keep, 1, "{scores:?}");
+        }
+    }
+
+    #[test]
+    fn the_edge_of_a_cliff_is_kept() {
+        // Flat, then a cliff: the knee is the last point before the drop.
+        let cut = knee_cut(&[1.0, 0.98, 0.96, 0.94, 0.2, 0.18]);
+        assert_eq!(
+            cut,
+            KneeCut {
+                knee_index: Some(3),
+                keep: 4
+            }
+        );
+    }
+
+    #[test]
+    fn the_largest_gap_cut_keeps_what_is_above_the_largest_drop() {
+        assert_eq!(
+            largest_gap_cut(&[0.9, 0.85, 0.8, 0.4, 0.35, 0.1]),
+            KneeCut {
+                knee_index: Some(2),
+                keep: 3
+            }
+        );
+        // Equal drops: the earliest.
+        assert_eq!(largest_gap_cut(&[1.0, 0.5, 0.0]).keep, 1);
+        assert_eq!(largest_gap_cut(&[0.9, 0.1]).keep, 1);
+        assert_eq!(largest_gap_cut(&[0.4; 5]).keep, 5);
+        assert_eq!(largest_gap_cut(&[0.4]).keep, 1);
+        assert_eq!(largest_gap_cut(&[]).keep, 0);
     }
 
     #[test]
@@ -158,12 +260,13 @@ mod tests {
 
     proptest! {
         #[test]
-        fn keeps_a_nonempty_prefix_containing_the_knee(scores in descending()) {
-            let cut = knee_cut(&scores);
-            prop_assert!(cut.keep <= scores.len());
-            prop_assert!(scores.is_empty() || cut.keep >= 1);
-            if let Some(knee) = cut.knee_index {
-                prop_assert!(knee < cut.keep);
+        fn keeps_a_nonempty_prefix_reaching_the_knee(scores in descending()) {
+            for cut in [knee_cut(&scores), largest_gap_cut(&scores)] {
+                prop_assert!(cut.keep <= scores.len());
+                prop_assert!(scores.is_empty() || cut.keep >= 1);
+                if let Some(knee) = cut.knee_index {
+                    prop_assert!(knee <= cut.keep && cut.keep <= knee + 1);
+                }
             }
         }
 

@@ -18,13 +18,68 @@ pub use context::{Context, ContextPage};
 pub use recorded::Comparison;
 pub use strategy::Strategy;
 
-use crate::store::{Fusion, ScoredNode};
+use crate::store::{Fusion, FusionMethod, ScoredNode};
 
 /// RRF `k` is a setting because it shapes the score curve the knee is cut on.
 /// Qdrant's default (and the reference implementation's) is 2; the article quotes 60.
 /// On the dev split (47 questions, whole library, max_node_pages 8) k = 2 gave knee
 /// hit 0.170 at 8,768 mean context tokens against 0.149 at 22,411 for k = 60.
 pub const DEFAULT_RRF_K: usize = 2;
+/// RRF. The score fusions carry evidence into the knee's curve and win on FinanceBench
+/// (dev, whole library at 2,500 tokens, best-page: knee .298 with DBSF against .255
+/// with RRF; per document .404 against .340), but lose badly on xquad-dev, where the
+/// English-only dense model is noise on Spanish and Russian pages and a score fusion
+/// gives that noise a full share (knee es .663 against .837, ru .410 against .600).
+/// They are settings (`--fusion dbsf|min-max`) until the dense model reads every
+/// language (issue 21).
+pub const DEFAULT_FUSION: FusionMethod = FusionMethod::Rrf;
+
+/// Best-page scoring: on the dev splits (every strategy at the same budget) it lifts
+/// every tree strategy on xquad-dev in all three languages (knee en .873 → .949, es
+/// .672 → .837, ru .456 → .600 at 600 tokens) and per document on FinanceBench (knee
+/// .255 → .340 at 2,500); see the closing note of issue 22 for the sweep.
+pub const DEFAULT_SECTION_SCORING: SectionScoring = SectionScoring::BestPage;
+
+/// How a section (a parent or a root) is scored when a step ranks it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SectionScoring {
+    /// By its own summary and keywords only (the seed's): a section whose summary is
+    /// generic ranks low however good its pages are, and a cut there loses them all.
+    #[default]
+    OwnText,
+    /// By the best of its own and its pages' similarities, each half of the hybrid score
+    /// on its own (max-pool): a step compares sections on the evidence below them.
+    BestPage,
+}
+
+impl SectionScoring {
+    pub const ALL: [SectionScoring; 2] = [SectionScoring::OwnText, SectionScoring::BestPage];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SectionScoring::OwnText => "own-text",
+            SectionScoring::BestPage => "best-page",
+        }
+    }
+}
+
+impl std::fmt::Display for SectionScoring {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for SectionScoring {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|scoring| scoring.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| format!("unknown section scoring \"{text}\": use own-text or best-page"))
+    }
+}
 
 /// Sections the walk stops at can span whole filings; narrowing anything wider than
 /// this to its best pages keeps contexts page-precise. On the dev split (whole library,
@@ -54,6 +109,14 @@ pub struct SearchSettings {
     /// whole library: a search told its documents has nothing to choose.
     #[serde(default = "default_true")]
     pub query_analysis: bool,
+    /// How sections are scored by the tree strategies. Missing from JSON means the
+    /// default.
+    #[serde(default = "default_section_scoring")]
+    pub section_scoring: SectionScoring,
+}
+
+fn default_section_scoring() -> SectionScoring {
+    DEFAULT_SECTION_SCORING
 }
 
 fn default_true() -> bool {
@@ -67,16 +130,13 @@ fn default_max_node_pages() -> Option<u32> {
 impl Default for SearchSettings {
     fn default() -> Self {
         Self {
-            fusion: Fusion {
-                rrf_k: DEFAULT_RRF_K,
-                dense_weight: 1.0,
-                sparse_weight: 1.0,
-            },
+            fusion: Fusion::rrf(DEFAULT_RRF_K, 1.0, 1.0).with_method(DEFAULT_FUSION),
             root_fusion: None,
             token_budget: None,
             max_node_pages: Some(DEFAULT_MAX_NODE_PAGES),
             documents: None,
             query_analysis: true,
+            section_scoring: DEFAULT_SECTION_SCORING,
         }
     }
 }

@@ -3,12 +3,12 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-use super::knee::sensitive_knee_cut;
+use super::knee::{sensitive_knee_cut, CutRule};
 use super::node_cache::NodeCache;
 use super::walk::{elimination_walk, Stop, StopRule};
-use super::{SelectedNode, Strategy, TraceStep};
+use super::{SectionScoring, SelectedNode, Strategy, TraceStep};
 use crate::store::{
-    rrf, Candidates, Fusion, QueryVectors, RawScores, ScoredNode, StoreError, VectorStore,
+    fusion, Candidates, Fusion, QueryVectors, RawScores, ScoredNode, StoreError, VectorStore,
 };
 use crate::tree::{doc_id_of, Node};
 
@@ -28,6 +28,32 @@ pub const NARROWING_DEPTH: usize = 4;
 /// are cleaned up. With more, the roots are ranked by their ids instead.
 const STRAY_ROOTS: usize = 64;
 
+/// How many pages each half of the hybrid score passes on as evidence for best-page
+/// section scoring: a section none of whose pages is among them is scored by its own
+/// text alone.
+pub const PAGE_EVIDENCE_DEPTH: usize = 200;
+
+/// The best similarities among one document's pages that made the evidence lists:
+/// (page number, similarity), one list per half of the hybrid score.
+#[derive(Debug, Default)]
+struct PageEvidence {
+    dense: Vec<(u32, f32)>,
+    sparse: Vec<(u32, f32)>,
+}
+
+impl PageEvidence {
+    /// The best similarity of each half among pages `first..=last`.
+    fn best_between(&self, first: u32, last: u32) -> (Option<f32>, Option<f32>) {
+        let best = |list: &[(u32, f32)]| {
+            list.iter()
+                .filter(|(page, _)| (first..=last).contains(page))
+                .map(|&(_, similarity)| similarity)
+                .reduce(f32::max)
+        };
+        (best(&self.dense), best(&self.sparse))
+    }
+}
+
 /// The state of one search: the query (embedded once), the nodes seen so far, the trace.
 pub struct SearchRun<'a> {
     store: &'a dyn VectorStore,
@@ -44,6 +70,13 @@ pub struct SearchRun<'a> {
     /// Added to the fused scores of these roots at the first step (document cards that
     /// match the question).
     root_boosts: HashMap<u64, f32>,
+    /// Whether the boosts weigh on every step, not only the first.
+    carry_boosts: bool,
+    section_scoring: SectionScoring,
+    /// With best-page scoring, the evidence per document, gathered once per search.
+    page_evidence: HashMap<i64, PageEvidence>,
+    /// The roots ranked at the first step: their pages are all their document's.
+    root_ids: HashSet<u64>,
     nodes: HashMap<u64, Node>,
     /// The raw scores of every node ranked so far in this search.
     scores: HashMap<u64, RawScores>,
@@ -76,6 +109,10 @@ impl<'a> SearchRun<'a> {
             others_stored: true,
             stray_roots: STRAY_ROOTS,
             root_boosts: HashMap::new(),
+            carry_boosts: false,
+            section_scoring: SectionScoring::OwnText,
+            page_evidence: HashMap::new(),
+            root_ids: HashSet::new(),
             nodes: HashMap::new(),
             scores: HashMap::new(),
             narrowed_pages: HashMap::new(),
@@ -98,9 +135,17 @@ impl<'a> SearchRun<'a> {
         self
     }
 
-    /// Ranks these roots up at the first step by the boost given (root id → boost).
-    pub fn with_root_boosts(mut self, boosts: HashMap<u64, f32>) -> Self {
+    /// Ranks these roots up at the first step by the boost given (root id → boost), and
+    /// with `carried` every node of their documents at later steps too.
+    pub fn with_root_boosts(mut self, boosts: HashMap<u64, f32>, carried: bool) -> Self {
         self.root_boosts = boosts;
+        self.carry_boosts = carried;
+        self
+    }
+
+    /// Scores sections as `scoring` says (their own text by default).
+    pub fn with_section_scoring(mut self, scoring: SectionScoring) -> Self {
+        self.section_scoring = scoring;
         self
     }
 
@@ -122,15 +167,35 @@ impl<'a> SearchRun<'a> {
             self.stopped_because = "the library has no searchable documents".into();
             return Ok(Vec::new());
         }
+        if self.section_scoring == SectionScoring::BestPage
+            && !matches!(
+                strategy,
+                Strategy::Flat { .. } | Strategy::CollapsedTree { .. }
+            )
+        {
+            self.gather_page_evidence(documents).await?;
+        }
         let chosen = match strategy {
             Strategy::Flat { k } => self.flat(*k, documents).await,
             Strategy::Branch { roots: count } => self.branch(roots, *count).await,
             Strategy::Beam { width } => self.fixed_beam(roots, *width).await,
-            Strategy::Knee { max_roots } => self.knee(roots, *max_roots, 1.0).await,
+            Strategy::Knee { max_roots } => {
+                let rule = CutRule::Knee { sensitivity: 1.0 };
+                self.knee(roots, *max_roots, rule).await
+            }
             Strategy::SensitiveKnee {
                 sensitivity,
                 max_roots,
-            } => self.knee(roots, *max_roots, *sensitivity).await,
+            } => {
+                let rule = CutRule::Knee {
+                    sensitivity: *sensitivity,
+                };
+                self.knee(roots, *max_roots, rule).await
+            }
+            Strategy::LargestGap { max_roots } => {
+                self.knee(roots, *max_roots, CutRule::LargestGap).await
+            }
+            Strategy::CollapsedTree { depth } => self.collapsed_tree(*depth, documents).await,
             Strategy::ProxyPointer { .. } => Err(StoreError::Engine(
                 "proxy-pointer is run by the library, not by the tree walk".into(),
             )),
@@ -143,11 +208,29 @@ impl<'a> SearchRun<'a> {
     /// Payloads are read later, and only for the nodes a step keeps: a root step ranks
     /// every document and keeps a handful.
     pub async fn rank(&mut self, ids: Vec<u64>) -> Result<Vec<ScoredNode>, StoreError> {
-        self.rank_with(ids, self.fusion).await
+        let mut ranked = self.rank_with(ids, self.fusion).await?;
+        // What the question says about its document holds at every step: without it the
+        // second step compares two boosted filings on content alone, and the filing the
+        // card matched less well can take the beam (dev split, whole library, RRF and
+        // best-page scoring: beam .191 → .340, knee .170 → .255, sensitive knee
+        // .149 → .319).
+        if self.carry_boosts && !self.root_boosts.is_empty() {
+            let by_document: HashMap<i64, f32> = self
+                .root_boosts
+                .iter()
+                .map(|(&root, &boost)| (doc_id_of(root), boost))
+                .collect();
+            for node in &mut ranked {
+                node.score += by_document.get(&doc_id_of(node.id)).copied().unwrap_or(0.0);
+            }
+            crate::store::canonical_order(&mut ranked);
+        }
+        Ok(ranked)
     }
 
     /// Ranks the documents' roots, with the root-step fusion.
     async fn rank_roots(&mut self, roots: &[u64]) -> Result<Vec<ScoredNode>, StoreError> {
+        self.root_ids.extend(roots.iter().copied());
         if self.whole_library {
             self.score_every_root(roots).await?;
         }
@@ -192,10 +275,86 @@ impl<'a> SearchRun<'a> {
         ids.sort_unstable();
         ids.dedup();
         self.score(&ids).await?;
-        Ok(rrf::fuse(
-            ids.iter().filter_map(|id| self.scores.get(id)),
-            fusion,
-        ))
+        if self.page_evidence.is_empty() {
+            return Ok(fusion::fuse(
+                ids.iter().filter_map(|id| self.scores.get(id)),
+                fusion,
+            ));
+        }
+        let pooled: Vec<RawScores> = ids
+            .iter()
+            .filter_map(|id| self.scores.get(id))
+            .map(|raw| self.with_page_evidence(*raw))
+            .collect();
+        Ok(fusion::fuse(&pooled, fusion))
+    }
+
+    /// Reads the best pages of the searched documents by each half of the hybrid score,
+    /// in one store call: the evidence best-page scoring lifts sections by.
+    async fn gather_page_evidence(&mut self, documents: &[i64]) -> Result<(), StoreError> {
+        let pages = if self.whole_library && !self.others_stored {
+            Candidates::AllLeaves
+        } else {
+            Candidates::LeavesOf(documents.to_vec())
+        };
+        let lists = self
+            .store
+            .similarity_lists(self.query, &pages, PAGE_EVIDENCE_DEPTH, false)
+            .await?;
+        self.store_queries += 1;
+        let mut evidence: HashMap<i64, PageEvidence> = HashMap::new();
+        for (id, similarity) in lists.dense {
+            let page = (crate::tree::page_of_leaf(id), similarity);
+            evidence.entry(doc_id_of(id)).or_default().dense.push(page);
+        }
+        for (id, similarity) in lists.sparse {
+            let page = (crate::tree::page_of_leaf(id), similarity);
+            evidence.entry(doc_id_of(id)).or_default().sparse.push(page);
+        }
+        self.page_evidence = evidence;
+        Ok(())
+    }
+
+    /// A section's raw scores lifted, half by half, to the best of its pages'; a page's
+    /// (or a node whose pages are not known yet) as they are.
+    fn with_page_evidence(&self, raw: RawScores) -> RawScores {
+        let doc = doc_id_of(raw.id);
+        let span = if self.root_ids.contains(&raw.id) {
+            Some((1, u32::MAX))
+        } else {
+            self.nodes
+                .get(&raw.id)
+                .filter(|node| !node.is_leaf())
+                .map(|node| (node.page_start, node.page_end))
+        };
+        let (Some((first, last)), Some(evidence)) = (span, self.page_evidence.get(&doc)) else {
+            return raw;
+        };
+        let (dense, sparse) = evidence.best_between(first, last);
+        RawScores {
+            id: raw.id,
+            dense: dense.map_or(raw.dense, |best| best.max(raw.dense)),
+            sparse: match (raw.sparse, sparse) {
+                (Some(own), Some(best)) => Some(own.max(best)),
+                (own, best) => own.or(best),
+            },
+        }
+    }
+
+    /// With best-page scoring, reads the payloads of the children of `parents` that are
+    /// sections, whose page ranges their scores need (pages are known by their ids).
+    async fn load_section_children(&mut self, parents: &[u64]) -> Result<(), StoreError> {
+        if self.page_evidence.is_empty() {
+            return Ok(());
+        }
+        let sections: Vec<ScoredNode> = parents
+            .iter()
+            .filter_map(|id| self.nodes.get(id))
+            .filter(|parent| parent.level > 1)
+            .flat_map(|parent| parent.child_ids.iter())
+            .map(|&id| ScoredNode { id, score: 0.0 })
+            .collect();
+        self.load(&sections).await
     }
 
     /// Fetches the raw scores of the nodes among `ids` not scored yet, in one store
@@ -297,6 +456,62 @@ impl<'a> SearchRun<'a> {
         Ok(ranked)
     }
 
+    /// Ranks the best `depth` nodes of every level in one hybrid query, cuts at the
+    /// knee, and keeps of overlapping nodes (a section and its pages) the better ranked.
+    async fn collapsed_tree(
+        &mut self,
+        depth: usize,
+        documents: &[i64],
+    ) -> Result<Vec<ScoredNode>, StoreError> {
+        let mut ranked = Vec::new();
+        if self.whole_library && !self.others_stored {
+            ranked = self.top_pages(&Candidates::AllNodes, depth).await?;
+            let searched: HashSet<i64> = documents.iter().copied().collect();
+            if ranked.iter().any(|n| !searched.contains(&doc_id_of(n.id))) {
+                ranked.clear();
+            }
+        }
+        if ranked.is_empty() {
+            ranked = self
+                .top_pages(&Candidates::NodesOf(documents.to_vec()), depth)
+                .await?;
+        }
+        let cut = sensitive_knee_cut(&scores(&ranked), 1.0);
+        let kept = &ranked[..cut.keep];
+        self.load(kept).await?;
+        let mut chosen: Vec<ScoredNode> = Vec::new();
+        let mut covered: Vec<(i64, u32, u32)> = Vec::new();
+        let mut overlapping = Vec::new();
+        for candidate in kept {
+            let Some(node) = self.nodes.get(&candidate.id) else {
+                continue;
+            };
+            let span = (node.doc_id, node.page_start, node.page_end);
+            let overlaps = covered
+                .iter()
+                .any(|&(doc, first, last)| doc == span.0 && first <= span.2 && span.1 <= last);
+            if overlaps {
+                overlapping.push(candidate.id);
+                continue;
+            }
+            covered.push(span);
+            chosen.push(candidate.clone());
+        }
+        self.record(
+            "every level",
+            &ranked,
+            cut.knee_index,
+            cut.keep,
+            overlapping,
+            &chosen,
+        );
+        self.stopped_because = format!(
+            "kept the {} nodes above the knee that do not overlap a better one",
+            chosen.len()
+        );
+        Ok(chosen)
+    }
+
     async fn top_pages(
         &mut self,
         pages: &Candidates,
@@ -321,6 +536,8 @@ impl<'a> SearchRun<'a> {
         while !queue.is_empty() {
             let wave = std::mem::take(&mut queue);
             self.load(&wave).await?;
+            let parents: Vec<u64> = wave.iter().map(|node| node.id).collect();
+            self.load_section_children(&parents).await?;
             let family: Vec<u64> = wave
                 .iter()
                 .flat_map(|node| {
@@ -414,7 +631,7 @@ impl<'a> SearchRun<'a> {
         &mut self,
         roots: &[u64],
         max_roots: usize,
-        sensitivity: f32,
+        cut_rule: CutRule,
     ) -> Result<Vec<ScoredNode>, StoreError> {
         let ranked_roots = self.rank_roots(roots).await?;
         let top: Vec<ScoredNode> = ranked_roots
@@ -422,7 +639,7 @@ impl<'a> SearchRun<'a> {
             .take(max_roots.max(1))
             .cloned()
             .collect();
-        let cut = sensitive_knee_cut(&scores(&top), sensitivity);
+        let cut = cut_rule.cut(&scores(&top));
         let mut beam: Vec<ScoredNode> = top[..cut.keep].to_vec();
         self.record("roots", &top, cut.knee_index, cut.keep, Vec::new(), &beam);
         let mut rule = StopRule::new(MAX_STEPS);
@@ -436,7 +653,7 @@ impl<'a> SearchRun<'a> {
             let (ranked, beam_ids, children) = self.expand(&beam).await?;
             // The knee is cut before the walk: eliminating first would leave the knee
             // a handful of points to work on.
-            let cut = sensitive_knee_cut(&scores(&ranked), sensitivity);
+            let cut = cut_rule.cut(&scores(&ranked));
             let walk = elimination_walk(&ranked[..cut.keep], &beam_ids, &children, None);
             self.record(
                 "expand",
@@ -464,6 +681,8 @@ impl<'a> SearchRun<'a> {
     ) -> Result<(Vec<ScoredNode>, HashSet<u64>, HashMap<u64, Vec<u64>>), StoreError> {
         self.load(beam).await?;
         let beam_ids: HashSet<u64> = beam.iter().map(|n| n.id).collect();
+        let parents: Vec<u64> = beam_ids.iter().copied().collect();
+        self.load_section_children(&parents).await?;
         let children: HashMap<u64, Vec<u64>> = beam
             .iter()
             .map(|n| (n.id, self.children_of(n.id).to_vec()))
@@ -610,14 +829,11 @@ fn stop_reason(stop: Stop) -> String {
 mod tests {
     use super::*;
     use crate::store::edge::EdgeStore;
+    use crate::store::IndexedNode;
     use crate::synthetic::Generator;
 
     const DIMENSION: usize = 32;
-    const FUSION: Fusion = Fusion {
-        rrf_k: 2,
-        dense_weight: 1.0,
-        sparse_weight: 1.0,
-    };
+    const FUSION: Fusion = Fusion::rrf(2, 1.0, 1.0);
 
     /// A store holding a 120-page and a 6-page synthetic document; returns the store,
     /// each document's root and the query.
@@ -643,6 +859,99 @@ mod tests {
             store.upsert(nodes).await.expect("upsert");
         }
         (store, roots, generator.query())
+    }
+
+    /// A unit vector whose cosine with the query (the first axis) is `cosine`, the rest
+    /// of it along an axis of its own.
+    fn along(cosine: f32, axis: usize) -> Vec<f32> {
+        let mut vector = vec![0.0; DIMENSION];
+        vector[0] = cosine;
+        vector[1 + axis % (DIMENSION - 1)] = (1.0 - cosine * cosine).sqrt();
+        vector
+    }
+
+    /// A 32-page document, 4 pages to a section, two sections of sections under the
+    /// root. The first half's summaries resemble the query (cosine .6 and .5) and its
+    /// pages do not (.1); the second half's summaries are generic (0), and one of its
+    /// pages, 29, answers the query (.95) and is the only one sharing its term. Returns
+    /// the root's id.
+    async fn evidence_below_a_generic_summary(store: &EdgeStore) -> u64 {
+        let pages = (0..32)
+            .map(|_| crate::describe::Description {
+                description: "a page".into(),
+                keywords: Vec::new(),
+            })
+            .collect();
+        let mut nodes = crate::tree::leaves(1, "deep.pdf", pages);
+        for group in 0..8 {
+            let children: Vec<usize> = (group * 4..group * 4 + 4).collect();
+            crate::tree::add_parent(&mut nodes, &children, format!("section {group}"));
+        }
+        crate::tree::add_parent(&mut nodes, &[32, 33, 34, 35], "first half".into());
+        crate::tree::add_parent(&mut nodes, &[36, 37, 38, 39], "second half".into());
+        crate::tree::add_parent(&mut nodes, &[40, 41], "the document".into());
+        let cosine = |node: &Node| match (node.level, node.page_start) {
+            (0, 29) => 0.95,
+            (0, _) => 0.1,
+            (1, start) if start <= 16 => 0.5,
+            (2, 1) => 0.6,
+            (3, _) => 0.3,
+            _ => 0.0,
+        };
+        let root = nodes.last().expect("a root").id;
+        let points = nodes
+            .into_iter()
+            .enumerate()
+            .map(|(index, node)| IndexedNode {
+                dense: along(cosine(&node), index),
+                // Only the answering page shares the query's term.
+                sparse: crate::store::Sparse {
+                    indices: vec![if cosine(&node) > 0.9 { 7 } else { 8 }],
+                    values: vec![1.0],
+                },
+                node,
+            })
+            .collect();
+        store.upsert(points).await.expect("upsert");
+        root
+    }
+
+    #[tokio::test]
+    async fn a_section_whose_only_good_page_is_deep_below_it_ranks_first_by_its_pages() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = EdgeStore::open(dir.path(), DIMENSION).expect("store");
+        let root = evidence_below_a_generic_summary(&store).await;
+        let query = QueryVectors {
+            dense: along(1.0, 0),
+            sparse: crate::store::Sparse {
+                indices: vec![7],
+                values: vec![1.0],
+            },
+        };
+        let halves = [crate::tree::node_id(1, 40), crate::tree::node_id(1, 41)];
+        let answer = crate::tree::page_node_id(1, 29);
+        let cache = NodeCache::new(1_000);
+        for (scoring, best_half) in [
+            (SectionScoring::OwnText, halves[0]),
+            (SectionScoring::BestPage, halves[1]),
+        ] {
+            let mut run =
+                SearchRun::new(&store, &cache, &query, FUSION, None).with_section_scoring(scoring);
+            let chosen = run
+                .execute(&Strategy::Beam { width: 1 }, &[root], &[1])
+                .await
+                .expect("search");
+            let first_step = &run.trace[1];
+            let ranked_halves: Vec<u64> = first_step
+                .candidates
+                .iter()
+                .map(|n| n.id)
+                .filter(|id| halves.contains(id))
+                .collect();
+            assert_eq!(ranked_halves[0], best_half, "{scoring}");
+            let found = chosen.iter().any(|n| n.id == answer);
+            assert_eq!(found, scoring == SectionScoring::BestPage, "{scoring}");
+        }
     }
 
     #[tokio::test]
@@ -701,7 +1010,7 @@ mod tests {
         let last = unboosted.last().expect("three roots").clone();
 
         let mut boosted = SearchRun::new(&store, &cache, &query, FUSION, None)
-            .with_root_boosts(HashMap::from([(last.id, 1.0)]));
+            .with_root_boosts(HashMap::from([(last.id, 1.0)]), false);
         let ranked = boosted.rank_roots(&ids).await.expect("ranked");
         assert_eq!(
             ranked[0].id, last.id,
@@ -872,6 +1181,17 @@ mod tests {
                 .unwrap_or_else(|p| p.into_inner())
                 .push(candidates.clone());
             self.inner.raw_scores_of(query, candidates, limit).await
+        }
+        async fn similarity_lists(
+            &self,
+            query: &QueryVectors,
+            candidates: &Candidates,
+            limit: usize,
+            exact: bool,
+        ) -> Result<crate::store::SimilarityLists, StoreError> {
+            self.inner
+                .similarity_lists(query, candidates, limit, exact)
+                .await
         }
     }
 

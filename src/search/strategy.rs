@@ -23,6 +23,8 @@ pub const DEFAULT_MAX_ROOTS: usize = 40;
 /// 0.85: whole .234 / 15,852, the highest hit rate of any tree strategy under 20k
 /// tokens (1.0: .170 / 8,755; 0.7: .298 / 34,019); per doc .447 / 6,144.
 pub const DEFAULT_SENSITIVITY: f32 = 0.85;
+/// The collapsed tree ranks as many nodes as the knee strategies start roots from.
+pub const DEFAULT_COLLAPSED_DEPTH: usize = 40;
 pub const DEFAULT_PROXIES: usize = 12;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -38,6 +40,12 @@ pub enum Strategy {
     Knee { max_roots: usize },
     /// As `Knee`, keeping every point within `sensitivity` of the knee's distance.
     SensitiveKnee { sensitivity: f32, max_roots: usize },
+    /// As `Knee`, cut where the drop between neighbouring scores is largest.
+    LargestGap { max_roots: usize },
+    /// No descent: the best `depth` nodes of every level ranked in one list and cut at
+    /// the knee (RAPTOR's collapsed tree), so that a comparison shows whether walking
+    /// the tree helps.
+    CollapsedTree { depth: usize },
     /// An LLM reads the best section summaries and points at documents and pages.
     ProxyPointer { proxies: usize },
 }
@@ -50,6 +58,8 @@ impl Strategy {
             Strategy::Beam { .. } => "beam",
             Strategy::Knee { .. } => "knee",
             Strategy::SensitiveKnee { .. } => "sensitive-knee",
+            Strategy::LargestGap { .. } => "largest-gap",
+            Strategy::CollapsedTree { .. } => "collapsed-tree",
             Strategy::ProxyPointer { .. } => "proxy-pointer",
         }
     }
@@ -70,6 +80,12 @@ impl Strategy {
             Strategy::SensitiveKnee {
                 sensitivity: DEFAULT_SENSITIVITY,
                 max_roots: DEFAULT_MAX_ROOTS,
+            },
+            Strategy::LargestGap {
+                max_roots: DEFAULT_MAX_ROOTS,
+            },
+            Strategy::CollapsedTree {
+                depth: DEFAULT_COLLAPSED_DEPTH,
             },
             Strategy::ProxyPointer {
                 proxies: DEFAULT_PROXIES,

@@ -17,8 +17,8 @@ use qdrant_edge::{
 };
 
 use super::{
-    Candidates, Fusion, IndexedNode, QueryVectors, RawScores, ScoredNode, StoreError, VectorStore,
-    DENSE_VECTOR, SPARSE_VECTOR,
+    Candidates, Fusion, IndexedNode, QueryVectors, ScoredNode, SimilarityLists, StoreError,
+    VectorStore, DENSE_VECTOR, SPARSE_VECTOR,
 };
 use crate::tree::Node;
 
@@ -274,20 +274,21 @@ impl VectorStore for EdgeStore {
             .side_by_side(query, filter, prefetch_limit, false)
             .await?;
         // Fused here, every point is at hand and already in canonical order.
-        let mut ranked = super::rrf::fuse_rankings(dense, sparse, fusion);
+        let mut ranked = super::fusion::fuse_rankings(dense, sparse, fusion);
         ranked.truncate(limit);
         Ok(ranked)
     }
 
-    async fn raw_scores_of(
+    async fn similarity_lists(
         &self,
         query: &QueryVectors,
         candidates: &Candidates,
         limit: usize,
-    ) -> Result<Vec<RawScores>, StoreError> {
+        exact: bool,
+    ) -> Result<SimilarityLists, StoreError> {
         let filter = candidates_filter(candidates)?;
         let limit = limit.max(1);
-        if limit < SIDE_BY_SIDE_FROM {
+        let (dense, sparse) = if limit < SIDE_BY_SIDE_FROM {
             let (dense, sparse) = query_vectors(query);
             // On the calling thread: handing a small call to a blocking thread cost
             // about 50 us (criterion, 20 candidates), more than it saves.
@@ -297,17 +298,18 @@ impl VectorStore for EdgeStore {
                 DENSE_VECTOR,
                 limit,
                 filter.clone(),
-                true,
+                exact,
             )?;
-            let sparse = similarities(&self.shard, sparse, SPARSE_VECTOR, limit, filter, true)?;
-            return Ok(super::join_similarities(dense, sparse));
-        }
-        let (dense, sparse) = self.side_by_side(query, filter, limit, true).await?;
-        Ok(super::join_similarities(dense, sparse))
+            let sparse = similarities(&self.shard, sparse, SPARSE_VECTOR, limit, filter, exact)?;
+            (dense, sparse)
+        } else {
+            self.side_by_side(query, filter, limit, exact).await?
+        };
+        Ok(SimilarityLists { dense, sparse })
     }
 }
 
-/// A raw-scores call asking for at least this many points runs its dense and sparse
+/// A similarity call asking for at least this many points runs its dense and sparse
 /// searches side by side.
 const SIDE_BY_SIDE_FROM: usize = 256;
 
@@ -455,6 +457,8 @@ fn candidates_filter(candidates: &Candidates) -> Result<Filter, StoreError> {
             must_not: None,
         }),
         Candidates::AllLeaves => Ok(Filter::new_must(leaves_condition()?)),
+        Candidates::NodesOf(doc_ids) => Ok(Filter::new_must(documents_condition(doc_ids)?)),
+        Candidates::AllNodes => Ok(Filter::default()),
         Candidates::AllRoots => Ok(Filter::new_must(roots_condition()?)),
         Candidates::Sections(doc_ids) => {
             let docs = documents_condition(doc_ids)?;
@@ -639,21 +643,9 @@ mod tests {
     }
 
     const FUSIONS: [Fusion; 3] = [
-        Fusion {
-            rrf_k: 2,
-            dense_weight: 1.0,
-            sparse_weight: 1.0,
-        },
-        Fusion {
-            rrf_k: 60,
-            dense_weight: 2.0,
-            sparse_weight: 0.5,
-        },
-        Fusion {
-            rrf_k: 5,
-            dense_weight: 0.0,
-            sparse_weight: 1.0,
-        },
+        Fusion::rrf(2, 1.0, 1.0),
+        Fusion::rrf(60, 2.0, 0.5),
+        Fusion::rrf(5, 0.0, 1.0),
     ];
 
     /// Three documents without tied sparse weights (see
@@ -859,9 +851,5 @@ mod tests {
         assert_eq!(sections.len(), nodes.iter().filter(|n| n.level > 0).count());
     }
 
-    const FUSION: Fusion = Fusion {
-        rrf_k: 2,
-        dense_weight: 1.0,
-        sparse_weight: 1.0,
-    };
+    const FUSION: Fusion = Fusion::rrf(2, 1.0, 1.0);
 }

@@ -3,9 +3,9 @@
 
 pub mod edge;
 mod edge_wal;
+pub mod fusion;
 pub mod location;
 pub mod remote;
-pub mod rrf;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -70,13 +70,86 @@ pub struct QueryVectors {
     pub sparse: Sparse,
 }
 
-/// How dense and sparse ranks are fused.
+/// How the dense and the sparse ranking of the same candidates become one.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Fusion {
-    /// RRF's `k`: `score = Σ w / (k + rank)`, ranks from 0.
+    /// Missing from JSON (settings and history written before there was a choice)
+    /// means RRF, the only fusion there was.
+    #[serde(default)]
+    pub method: FusionMethod,
+    /// RRF's `k`: `score = Σ w / (k + rank)`, ranks from 0. Unused by the other methods.
     pub rrf_k: usize,
     pub dense_weight: f32,
     pub sparse_weight: f32,
+}
+
+impl Fusion {
+    /// Weighted RRF with this `k`.
+    pub const fn rrf(rrf_k: usize, dense_weight: f32, sparse_weight: f32) -> Self {
+        Self {
+            method: FusionMethod::Rrf,
+            rrf_k,
+            dense_weight,
+            sparse_weight,
+        }
+    }
+
+    /// The same weights, fused by `method`.
+    pub const fn with_method(self, method: FusionMethod) -> Self {
+        Self {
+            method,
+            rrf_k: self.rrf_k,
+            dense_weight: self.dense_weight,
+            sparse_weight: self.sparse_weight,
+        }
+    }
+}
+
+/// How [`Fusion`] combines the two rankings (see [`fusion`] for the formulas).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FusionMethod {
+    /// Reciprocal rank fusion: only ranks count, so a curve of fused scores has nearly
+    /// the same shape for every question.
+    #[default]
+    Rrf,
+    /// Distribution-based score fusion (Qdrant's DBSF): each list's similarities are
+    /// normalised by their mean ± 3 standard deviations, then summed with the weights.
+    Dbsf,
+    /// Each list's similarities scaled to [0, 1] by its minimum and maximum, then summed
+    /// with the weights.
+    MinMax,
+}
+
+impl FusionMethod {
+    pub const ALL: [FusionMethod; 3] =
+        [FusionMethod::Rrf, FusionMethod::Dbsf, FusionMethod::MinMax];
+
+    /// The name the CLI, the settings and reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            FusionMethod::Rrf => "rrf",
+            FusionMethod::Dbsf => "dbsf",
+            FusionMethod::MinMax => "min-max",
+        }
+    }
+}
+
+impl std::fmt::Display for FusionMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for FusionMethod {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|method| method.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| format!("unknown fusion \"{text}\": use rrf, dbsf or min-max"))
+    }
 }
 
 /// Which points one scoring step may rank.
@@ -98,6 +171,10 @@ pub enum Candidates {
     AllRoots,
     /// Every page in the store, on the same terms as [`Candidates::AllRoots`].
     AllLeaves,
+    /// Every node (pages, sections and roots) of these documents.
+    NodesOf(Vec<i64>),
+    /// Every node in the store, on the same terms as [`Candidates::AllRoots`].
+    AllNodes,
 }
 
 impl Candidates {
@@ -110,7 +187,9 @@ impl Candidates {
             | Candidates::LeavesOf(_)
             | Candidates::Sections(_)
             | Candidates::AllRoots
-            | Candidates::AllLeaves => limit.max(1),
+            | Candidates::AllLeaves
+            | Candidates::NodesOf(_)
+            | Candidates::AllNodes => limit.max(1),
         }
     }
 
@@ -184,10 +263,10 @@ pub trait VectorStore: Send + Sync {
     async fn flush(&self) -> Result<(), StoreError>;
     /// Builds search indexes after bulk writes.
     async fn optimize(&self) -> Result<(), StoreError>;
-    /// One hybrid query: dense and sparse prefetches over `candidates`, fused by RRF,
-    /// best first with ties in [`canonical_order`]. A store may run the two searches
-    /// itself and fuse them with [`rrf::fuse_rankings`], which gives what the engine's
-    /// fusion gives wherever two similarities do not tie.
+    /// One hybrid query: dense and sparse prefetches over `candidates`, fused by
+    /// `fusion`, best first with ties in [`canonical_order`]. A store may run the two
+    /// searches itself and fuse them with [`fusion::fuse_rankings`], which gives what the
+    /// engine's RRF gives wherever two similarities do not tie.
     async fn hybrid_scores(
         &self,
         query: &QueryVectors,
@@ -197,7 +276,7 @@ pub trait VectorStore: Send + Sync {
     ) -> Result<Vec<ScoredNode>, StoreError>;
     /// The query's similarity to each of `ids` by both vectors, computed exactly (never
     /// through the approximate index), in id order; ids not stored are left out. A
-    /// search fuses any subset of these itself ([`rrf::fuse`] gives what
+    /// search fuses any subset of these itself ([`fusion::fuse`] gives what
     /// `hybrid_scores` over that subset would), so a node is scored once per search and
     /// any number of rankings cost one store call.
     async fn raw_scores(
@@ -220,7 +299,31 @@ pub trait VectorStore: Send + Sync {
         query: &QueryVectors,
         candidates: &Candidates,
         limit: usize,
-    ) -> Result<Vec<RawScores>, StoreError>;
+    ) -> Result<Vec<RawScores>, StoreError> {
+        let lists = self
+            .similarity_lists(query, candidates, limit, true)
+            .await?;
+        Ok(join_similarities(lists.dense, lists.sparse))
+    }
+    /// The best `limit` of `candidates` by each vector on its own, with their
+    /// similarities: computed exactly, or through the vectors' indexes (approximate,
+    /// and far cheaper over a whole library).
+    async fn similarity_lists(
+        &self,
+        query: &QueryVectors,
+        candidates: &Candidates,
+        limit: usize,
+        exact: bool,
+    ) -> Result<SimilarityLists, StoreError>;
+}
+
+/// One dense and one sparse ranking of the same candidates: (node id, similarity), each
+/// node at most once per list. A node sharing no term with the query is in no sparse
+/// list.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SimilarityLists {
+    pub dense: Vec<(u64, f32)>,
+    pub sparse: Vec<(u64, f32)>,
 }
 
 /// Joins a dense and a sparse similarity list (each id at most once) into raw scores in

@@ -21,8 +21,8 @@ use qdrant_client::{Payload, Qdrant, QdrantError};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Candidates, Fusion, IndexedNode, QueryVectors, RawScores, ScoredNode, Sparse, StoreError,
-    VectorStore, DENSE_VECTOR, SPARSE_VECTOR,
+    Candidates, Fusion, FusionMethod, IndexedNode, QueryVectors, ScoredNode, SimilarityLists,
+    Sparse, StoreError, VectorStore, DENSE_VECTOR, SPARSE_VECTOR,
 };
 use crate::llm::ApiKey;
 use crate::tree::{Node, ROOT_PARENT};
@@ -423,6 +423,17 @@ impl VectorStore for RemoteStore {
         limit: usize,
         fusion: Fusion,
     ) -> Result<Vec<ScoredNode>, StoreError> {
+        if fusion.method != FusionMethod::Rrf {
+            // The server's DBSF has no weights and min–max is ours: both are fused here,
+            // as the embedded store fuses them, from the same two searches.
+            let prefetch_limit = candidates.prefetch_limit(limit);
+            let lists = self
+                .similarity_lists(query, candidates, prefetch_limit, false)
+                .await?;
+            let mut ranked = super::fusion::fuse_rankings(lists.dense, lists.sparse, fusion);
+            ranked.truncate(limit);
+            return Ok(ranked);
+        }
         let request = hybrid_request(&self.config.collection, query, candidates, limit, fusion)?;
         let response = self
             .retrying("search", || self.client.query(request.clone()))
@@ -440,14 +451,16 @@ impl VectorStore for RemoteStore {
         Ok(super::best_of_fused(ranked, limit))
     }
 
-    async fn raw_scores_of(
+    // Both searches go in one request: one round trip per call.
+    async fn similarity_lists(
         &self,
         query: &QueryVectors,
         candidates: &Candidates,
         limit: usize,
-    ) -> Result<Vec<RawScores>, StoreError> {
-        // Both exact searches go in one request: one round trip per call.
-        let request = similarities_request(&self.config.collection, query, candidates, limit)?;
+        exact: bool,
+    ) -> Result<SimilarityLists, StoreError> {
+        let request =
+            similarities_request(&self.config.collection, query, candidates, limit, exact)?;
         let response = self
             .retrying("search", || self.client.query_batch(request.clone()))
             .await?;
@@ -464,27 +477,31 @@ impl VectorStore for RemoteStore {
                 detail: "the server answered a two-part search with fewer parts".into(),
             });
         };
-        Ok(super::join_similarities(dense?, sparse?))
+        Ok(SimilarityLists {
+            dense: dense?,
+            sparse: sparse?,
+        })
     }
 }
 
-/// An exact dense and an exact sparse search over `candidates`, each returning up to
-/// `limit` matches with their similarities.
+/// A dense and a sparse search over `candidates`, each returning up to `limit` matches
+/// with their similarities: exact, or through the indexes.
 fn similarities_request(
     collection: &str,
     query: &QueryVectors,
     candidates: &Candidates,
     limit: usize,
+    exact: bool,
 ) -> Result<QueryBatchPoints, StoreError> {
     let filter = candidates_filter(candidates);
     let limit = u64::try_from(limit.max(1))
         .map_err(|_| StoreError::Engine(format!("bad limit {limit}")))?;
-    let exact = |input: VectorInput, using: &str| {
+    let search = |input: VectorInput, using: &str| {
         QueryPointsBuilder::new(collection)
             .query(Query::new_nearest(input))
             .using(using)
             .filter(filter.clone())
-            .params(SearchParamsBuilder::default().exact(true))
+            .params(SearchParamsBuilder::default().exact(exact))
             .limit(limit)
             .with_payload(false)
             .build()
@@ -492,8 +509,8 @@ fn similarities_request(
     Ok(QueryBatchPointsBuilder::new(
         collection,
         vec![
-            exact(VectorInput::new_dense(query.dense.clone()), DENSE_VECTOR),
-            exact(
+            search(VectorInput::new_dense(query.dense.clone()), DENSE_VECTOR),
+            search(
                 VectorInput::new_sparse(query.sparse.indices.clone(), query.sparse.values.clone()),
                 SPARSE_VECTOR,
             ),
@@ -556,6 +573,10 @@ fn candidates_filter(candidates: &Candidates) -> Filter {
             Condition::matches("level", 0_i64),
         ]),
         Candidates::AllLeaves => Filter::must([Condition::matches("level", 0_i64)]),
+        Candidates::NodesOf(doc_ids) => {
+            Filter::must([Condition::matches("doc_id", doc_ids.clone())])
+        }
+        Candidates::AllNodes => Filter::default(),
         Candidates::AllRoots => Filter::must([Condition::matches("parent_id", ROOT_PARENT)]),
         // Parents have level 1 or more; a one-page document's root is its only page.
         Candidates::Sections(doc_ids) => Filter {
@@ -814,11 +835,7 @@ mod tests {
                 values: vec![1.0],
             },
         };
-        let fusion = Fusion {
-            rrf_k: 2,
-            dense_weight: 0.7,
-            sparse_weight: 0.3,
-        };
+        let fusion = Fusion::rrf(2, 0.7, 0.3);
         let request = hybrid_request("c", &query, &Candidates::Ids(vec![1, 2, 3]), 2, fusion)
             .expect("request");
         assert_eq!(request.prefetch.len(), 2);

@@ -1,6 +1,6 @@
 //! Checks every store must pass, whatever engine is behind it.
 
-use pagetree::store::{rrf, Candidates, Fusion, IndexedNode, VectorStore};
+use pagetree::store::{fusion, Candidates, Fusion, FusionMethod, IndexedNode, VectorStore};
 use pagetree::synthetic::Generator;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -29,7 +29,7 @@ pub async fn fill(store: &dyn VectorStore, seed: u64) -> Vec<IndexedNode> {
     points
 }
 
-/// `rrf::fuse` over `raw_scores` must give exactly what the store's own fused query
+/// `fusion::fuse` over `raw_scores` must give exactly what the store's own fused query
 /// gives for the same candidates (ids, order and scores), and the raw dense similarity
 /// must be the exact cosine, for candidate sets of every size and several fusions.
 pub async fn assert_local_fusion_matches_the_engine(
@@ -39,26 +39,12 @@ pub async fn assert_local_fusion_matches_the_engine(
     let mut generator = Generator::new(99, DIMENSION).expect("generator");
     let mut rng = StdRng::seed_from_u64(5);
     let fusions = [
-        Fusion {
-            rrf_k: 2,
-            dense_weight: 1.0,
-            sparse_weight: 1.0,
-        },
-        Fusion {
-            rrf_k: 60,
-            dense_weight: 1.0,
-            sparse_weight: 1.0,
-        },
-        Fusion {
-            rrf_k: 2,
-            dense_weight: 2.0,
-            sparse_weight: 0.5,
-        },
-        Fusion {
-            rrf_k: 5,
-            dense_weight: 0.0,
-            sparse_weight: 1.0,
-        },
+        Fusion::rrf(2, 1.0, 1.0),
+        Fusion::rrf(60, 1.0, 1.0),
+        Fusion::rrf(2, 2.0, 0.5),
+        Fusion::rrf(5, 0.0, 1.0),
+        Fusion::rrf(2, 1.0, 1.0).with_method(FusionMethod::Dbsf),
+        Fusion::rrf(2, 0.7, 0.3).with_method(FusionMethod::MinMax),
     ];
     for round in 0..12 {
         let query = generator.query();
@@ -102,7 +88,7 @@ pub async fn assert_local_fusion_matches_the_engine(
                 .hybrid_scores(&query, &Candidates::Ids(ids.clone()), ids.len(), fusion)
                 .await
                 .expect("hybrid scores");
-            let local = rrf::fuse(&raw, fusion);
+            let local = fusion::fuse(&raw, fusion);
             assert_eq!(
                 local, engine,
                 "round {round}, {fusion:?}, {size} candidates"
@@ -119,11 +105,7 @@ pub async fn assert_rankings_are_stable_and_filters_agree(
     points: &[IndexedNode],
 ) {
     let mut generator = Generator::new(7, DIMENSION).expect("generator");
-    let fusion = Fusion {
-        rrf_k: 2,
-        dense_weight: 1.0,
-        sparse_weight: 1.0,
-    };
+    let fusion = Fusion::rrf(2, 1.0, 1.0);
     let documents = vec![1, 2, 3];
     let roots: Vec<u64> = points
         .iter()

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { IngestFinished, IngestProgress, Strategy } from './api';
-import { defaultFusion, defaultStrategies } from './api';
-import { DemoBackend, kneeCut } from './api-double';
+import { DEFAULT_SECTION_SCORING, defaultFusion, defaultStrategies } from './api';
+import { DemoBackend, fuseSignals, kneeCut, largestGapCut } from './api-double';
 import { findCitations } from './citations';
 import { indexTree, visibleRows, expandableIds } from './tree-model';
 
-const settings = { fusion: defaultFusion(), token_budget: null, documents: null };
+const settings = { fusion: defaultFusion(), section_scoring: DEFAULT_SECTION_SCORING, token_budget: null, documents: null };
 
 describe('kneeCut (ported from the engine)', () => {
   it('finds the elbow of a convex curve', () => {
@@ -33,6 +33,86 @@ describe('kneeCut (ported from the engine)', () => {
       const { keep } = kneeCut(scores, s);
       expect(keep).toBeLessThanOrEqual(previous);
       previous = keep;
+    }
+  });
+});
+
+describe('largestGapCut (ported from the engine)', () => {
+  it('keeps what is above the largest drop between neighbours', () => {
+    // Drops 0.05, 0.05, 0.4, 0.05, 0.25: the largest is after the third point.
+    expect(largestGapCut([0.9, 0.85, 0.8, 0.4, 0.35, 0.1])).toEqual({ knee: 2, keep: 3 });
+    // One clear winner keeps exactly one.
+    expect(largestGapCut([0.9, 0.2, 0.19, 0.18, 0.17]).keep).toBe(1);
+  });
+
+  it('takes the earliest of equal drops, and keeps all of a curve with none', () => {
+    expect(largestGapCut([1, 0.5, 0])).toEqual({ knee: 0, keep: 1 });
+    expect(largestGapCut([0.9, 0.1]).keep).toBe(1);
+    expect(largestGapCut([0.4, 0.4, 0.4, 0.4, 0.4])).toEqual({ knee: null, keep: 5 });
+    expect(largestGapCut([0.4]).keep).toBe(1);
+    expect(largestGapCut([]).keep).toBe(0);
+  });
+});
+
+describe('fuseSignals (the engine\'s fusions)', () => {
+  const byId = (ranked: { id: number; score: number }[], id: number) => ranked.find((n) => n.id === id)?.score ?? NaN;
+
+  it('fuses ranks with RRF as Qdrant does', () => {
+    const signals = new Map([
+      [1, { dense: 0.9, sparse: 0.1 }],
+      [2, { dense: 0.5, sparse: 0 }],
+      [3, { dense: 0.1, sparse: 7 }],
+    ]);
+    const ranked = fuseSignals([1, 2, 3], signals, { method: 'rrf', rrf_k: 2, dense_weight: 1, sparse_weight: 1 });
+    // k = 2: position p scores 1 / (p + 2).
+    expect(byId(ranked, 1)).toBeCloseTo(1 / 2 + 1 / 3);
+    expect(byId(ranked, 3)).toBeCloseTo(1 / 4 + 1 / 2);
+  });
+
+  it('normalises each list by its mean and three deviations with DBSF', () => {
+    // Dense 0.9, 0.6, 0.3: mean 0.6, deviation 0.3, bounds -0.3 and 1.5.
+    const signals = new Map([
+      [1, { dense: 0.9, sparse: 2 }],
+      [2, { dense: 0.6, sparse: 4 }],
+      [3, { dense: 0.3, sparse: 3 }],
+    ]);
+    const ranked = fuseSignals([1, 2, 3], signals, { method: 'dbsf', rrf_k: 2, dense_weight: 1, sparse_weight: 0 });
+    expect(byId(ranked, 1)).toBeCloseTo(1.2 / 1.8);
+    expect(byId(ranked, 3)).toBeCloseTo(0.6 / 1.8);
+  });
+
+  it('scales each list to 0–1 with min–max and weighs it', () => {
+    const signals = new Map([
+      [1, { dense: 0.8, sparse: 10 }],
+      [2, { dense: 0.5, sparse: 0 }],
+      [3, { dense: 0.2, sparse: 5 }],
+    ]);
+    const ranked = fuseSignals([1, 2, 3], signals, { method: 'min-max', rrf_k: 2, dense_weight: 2, sparse_weight: 1 });
+    expect(ranked.map((n) => n.id)).toEqual([1, 2, 3]);
+    expect(byId(ranked, 1)).toBeCloseTo(3);
+    expect(byId(ranked, 2)).toBeCloseTo(1);
+    expect(byId(ranked, 3)).toBeCloseTo(0.5);
+  });
+
+  it('keeps the size of a lead that RRF forgets', () => {
+    const clear = new Map([
+      [1, { dense: 0.9, sparse: 9 }],
+      [2, { dense: 0.31, sparse: 1.2 }],
+      [3, { dense: 0.3, sparse: 1.1 }],
+      [4, { dense: 0.29, sparse: 1 }],
+    ]);
+    const even = new Map([
+      [1, { dense: 0.9, sparse: 9 }],
+      [2, { dense: 0.7, sparse: 7 }],
+      [3, { dense: 0.5, sparse: 5 }],
+      [4, { dense: 0.3, sparse: 3 }],
+    ]);
+    const curve = (signals: typeof clear, method: 'rrf' | 'dbsf' | 'min-max') =>
+      fuseSignals([1, 2, 3, 4], signals, { method, rrf_k: 2, dense_weight: 1, sparse_weight: 1 }).map((n) => n.score);
+    expect(curve(clear, 'rrf')).toEqual(curve(even, 'rrf'));
+    for (const method of ['dbsf', 'min-max'] as const) {
+      const [a, b] = [curve(clear, method), curve(even, method)];
+      expect(a[0]! - a[1]!).toBeGreaterThan(b[0]! - b[1]!);
     }
   });
 });
@@ -117,6 +197,73 @@ describe('DemoBackend', () => {
     expect(flat?.selected).toHaveLength(flatDefault?.name === 'flat' ? flatDefault.k : -1);
     // The page about revenues ranks first.
     expect(flat?.context.pages.map((p) => p.page)).toContain(34);
+  });
+
+  it('runs the new strategies: largest gap down the tree, the collapsed tree without overlaps', async () => {
+    const demo = new DemoBackend({ speed: 0 });
+    const question = 'What were Boeing total revenues in 2022?';
+    const gap = await demo.invoke('search', { question, strategy: { name: 'largest-gap', max_roots: 40 }, settings });
+    expect(gap.selected.length).toBeGreaterThan(0);
+    let checked = 0;
+    for (const step of gap.trace) {
+      // The trace shows the best 60 only; the cut was made on all of them.
+      if (step.candidates.length >= 60) continue;
+      expect(step.kept).toBe(largestGapCut(step.candidates.map((c) => c.score)).keep);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
+    const collapsed = await demo.invoke('search', { question, strategy: { name: 'collapsed-tree', depth: 40 }, settings });
+    expect(collapsed.trace).toHaveLength(1);
+    expect(collapsed.trace[0]!.candidates.length).toBeLessThanOrEqual(40);
+    expect(collapsed.selected.length).toBeGreaterThan(0);
+    const tree = await demo.invoke('document_tree', { key: 'BOEING_2022_10K' });
+    const levelOf = new Map(tree.nodes.map((n) => [n.id, n.level]));
+    const levels = new Set(collapsed.trace[0]!.candidates.map((c) => levelOf.get(c.id)));
+    // Pages and sections ranked in one list.
+    expect(levels.has(0) && levels.has(1)).toBe(true);
+    for (const a of collapsed.selected) {
+      for (const b of collapsed.selected) {
+        if (a === b || a.doc_id !== b.doc_id) continue;
+        expect(a.page_start > b.page_end || b.page_start > a.page_end).toBe(true);
+      }
+    }
+    expect(collapsed.stopped_because).toMatch(/do not overlap/);
+  });
+
+  it('runs every fusion and section scoring, and settings from before them', async () => {
+    const demo = new DemoBackend({ speed: 0 });
+    const question = 'What were Boeing total revenues in 2022?';
+    const knee: Strategy = { name: 'knee', max_roots: 40 };
+    for (const method of ['rrf', 'dbsf', 'min-max'] as const) {
+      for (const section_scoring of ['own-text', 'best-page'] as const) {
+        const r = await demo.invoke('search', {
+          question,
+          strategy: knee,
+          settings: { ...settings, fusion: { ...settings.fusion, method }, section_scoring },
+        });
+        expect(r.selected.length).toBeGreaterThan(0);
+        expect(r.settings.fusion.method).toBe(method);
+      }
+    }
+    const before = { fusion: { rrf_k: 2, dense_weight: 1, sparse_weight: 1 }, token_budget: null, documents: null };
+    const old = await demo.invoke('search', { question, strategy: knee, settings: before as unknown as typeof settings });
+    expect(old.selected.length).toBeGreaterThan(0);
+    expect(old.trace[0]!.candidates.every((c) => Number.isFinite(c.score))).toBe(true);
+  });
+
+  it('lifts a section to its best page with best-page scoring', async () => {
+    const demo = new DemoBackend({ speed: 0 });
+    const question = 'What were Boeing total revenues in 2022?';
+    const roots = async (section_scoring: 'own-text' | 'best-page') =>
+      (await demo.invoke('search', { question, strategy: { name: 'beam', width: 3 }, settings: { ...settings, section_scoring } })).trace[0]!;
+    const own = await roots('own-text');
+    const best = await roots('best-page');
+    // The section holding the revenue page (p.34) ranks higher on its page's evidence.
+    const tree = await demo.invoke('document_tree', { key: 'BOEING_2022_10K' });
+    const section = tree.nodes.find((n) => n.level === 1 && n.page_start <= 34 && n.page_end >= 34)!;
+    const rankIn = (step: typeof own) => step.candidates.findIndex((c) => c.id === section.id);
+    expect(rankIn(best)).toBe(0);
+    expect(rankIn(own)).not.toBe(0);
   });
 
   it('keeps at least as much with a lower sensitivity', async () => {

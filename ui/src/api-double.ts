@@ -5,9 +5,10 @@
 // without building the app. It answers the same commands and emits the same events as
 // the shell (see the contract in api.ts and README.md) from a small in-memory library:
 // two made-up annual reports, their page trees, searches whose scores come from word
-// overlap fused with RRF, a knee cut ported from the engine, and an answer streamed
-// token by token. Nothing here is real retrieval or a real model; the UI shows a
-// "demo data" badge whenever this class is in use.
+// overlap fused as the engine fuses (RRF, DBSF or min–max), the knee and largest-gap
+// cuts ported from the engine, and an answer streamed token by token. Nothing here is
+// real retrieval or a real model; the UI shows a "demo data" badge whenever this class
+// is in use.
 //
 // Handy switches for trying the UI:
 // - a question containing "fail" makes `ask` / `search` reject with a message;
@@ -25,18 +26,20 @@ import type {
   DocumentRecord,
   EventName,
   Events,
+  Fusion,
   Node,
   RunRecord,
   ScoredNode,
   SearchResult,
   SearchSettings,
+  SectionScoring,
   SelectedNode,
   Strategy,
   TraceStep,
   Transport,
   Unlisten,
 } from './api';
-import { defaultFusion, defaultStrategies } from './api';
+import { DEFAULT_SECTION_SCORING, defaultFusion, defaultStrategies } from './api';
 import { findCitations } from './citations';
 import { analyseDemoQuestion, correctDemoCardAll } from './demo-cards';
 import { DEMO_DOCUMENTS, demoIngestedDocument, demoPageText, type DemoDocument } from './demo-content';
@@ -77,6 +80,62 @@ export function kneeCut(sorted: number[], sensitivity = 1): { knee: number | nul
     if (d >= threshold - TOLERANCE) lastAbove = i;
   });
   return { knee, keep: Math.max(lastAbove, knee) + 1 };
+}
+
+/**
+ * The largest-gap cut (src/search/knee.rs): keep what is above the largest drop between
+ * neighbours, the earliest of equal drops; a curve with no drop keeps all.
+ */
+export function largestGapCut(sorted: number[]): { knee: number | null; keep: number } {
+  let best: { index: number; drop: number } | null = null;
+  for (let i = 0; i + 1 < sorted.length; i++) {
+    const drop = (sorted[i] ?? 0) - (sorted[i + 1] ?? 0);
+    if (drop > TOLERANCE && (best === null || drop > best.drop + TOLERANCE)) best = { index: i, drop };
+  }
+  return best === null ? { knee: null, keep: sorted.length } : { knee: best.index, keep: best.index + 1 };
+}
+
+// ---------------------------------------------------------------------------------------
+// Fusion, as the engine fuses a dense and a sparse list (src/store/fusion.rs)
+// ---------------------------------------------------------------------------------------
+
+type Signal = { dense: number; sparse: number };
+
+/** What each node of one list (best first or not) adds to its fused score. */
+function listScores(list: [number, number][], fusion: Fusion, weight: number): [number, number][] {
+  if (weight <= 0) return [];
+  // Settings from before the choice have no method: RRF, as the engine reads them.
+  const method = fusion.method ?? 'rrf';
+  if (method === 'rrf') {
+    const ranked = [...list].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    return ranked.map(([id], p) => [id, 1 / ((p + 1) / weight + fusion.rrf_k - 1)]);
+  }
+  const scores = list.map(([, s]) => s);
+  let bounds: [number, number] | null = null;
+  if (method === 'dbsf' && scores.length >= 2) {
+    const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
+    const deviation = Math.sqrt(scores.reduce((a, s) => a + (s - mean) ** 2, 0) / (scores.length - 1));
+    bounds = [mean - 3 * deviation, mean + 3 * deviation];
+  } else if (method === 'min-max' && scores.length > 0) {
+    bounds = [Math.min(...scores), Math.max(...scores)];
+  }
+  // Bounds that coincide tell no point from another: 0.5 each, as Qdrant gives.
+  const range = bounds && bounds[1] > bounds[0] ? bounds : null;
+  return list.map(([id, s]) => [id, (range ? (s - range[0]) / (range[1] - range[0]) : 0.5) * weight]);
+}
+
+/** The fused ranking of `ids`, best first, ties by id. */
+export function fuseSignals(ids: number[], signals: Map<number, Signal>, fusion: Fusion): ScoredNode[] {
+  const fused = new Map<number, number>(ids.map((id) => [id, 0]));
+  const lists: [(s: Signal) => number, number][] = [
+    [(s) => s.dense, fusion.dense_weight],
+    [(s) => s.sparse, fusion.sparse_weight],
+  ];
+  for (const [of, weight] of lists) {
+    const list = ids.map((id): [number, number] => [id, of(signals.get(id) ?? { dense: 0, sparse: 0 })]);
+    for (const [id, score] of listScores(list, fusion, weight)) fused.set(id, (fused.get(id) ?? 0) + score);
+  }
+  return [...fused].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -588,63 +647,53 @@ export class DemoBackend implements Transport {
     return Boolean(this.settings.llm_base_url && this.settings.llm_model);
   }
 
-  /** Dense and sparse "scores" of every node for a question. */
-  private signals(question: string, docs: DemoDoc[]): Map<number, { dense: number; sparse: number }> {
-    const wanted = contentWords(question);
-    const wantedSet = new Set(wanted);
-    const out = new Map<number, { dense: number; sparse: number }>();
+  /**
+   * Dense and sparse "scores" of every node for a question: word overlap with a page's
+   * text, or with a section's own summary and keywords. Best-page scoring lifts a section,
+   * half by half, to its best page, as the engine max-pools its pages' similarities.
+   */
+  private signals(question: string, docs: DemoDoc[], scoring: SectionScoring): Map<number, Signal> {
+    const wanted = new Set(contentWords(question));
+    const overlap = (text: string, id: number): Signal => {
+      const words = contentWords(text);
+      const set = new Set(words);
+      const shared = [...wanted].filter((w) => set.has(w)).length;
+      const occurrences = words.filter((w) => wanted.has(w)).length;
+      // Breaks ties the same way every time, as near-equal similarities would.
+      const noise = ((id * 2654435761) % 1000) / 1e5;
+      return { dense: (wanted.size === 0 ? 0 : shared / wanted.size) + noise, sparse: occurrences + noise };
+    };
+    const out = new Map<number, Signal>();
     for (const doc of docs) {
-      const pageSignal = new Map<number, { dense: number; sparse: number }>();
+      const pageSignal = new Map<number, Signal>();
       for (const node of doc.nodes) {
         if (node.level !== 0) continue;
-        const words = contentWords(demoPageText(doc.content, node.page_start) + ' ' + node.keywords.join(' '));
-        const set = new Set(words);
-        const shared = [...wantedSet].filter((w) => set.has(w)).length;
-        const occurrences = words.filter((w) => wantedSet.has(w)).length;
-        const noise = ((node.id * 2654435761) % 1000) / 1e5;
-        const signal = {
-          dense: (wantedSet.size === 0 ? 0 : shared / wantedSet.size) + noise,
-          sparse: occurrences + noise,
-        };
+        const signal = overlap(demoPageText(doc.content, node.page_start) + ' ' + node.keywords.join(' '), node.id);
         pageSignal.set(node.page_start, signal);
         out.set(node.id, signal);
       }
       for (const node of doc.nodes) {
         if (node.level === 0) continue;
-        let maxDense = 0;
-        let sumDense = 0;
-        let sparse = 0;
-        const span = node.page_end - node.page_start + 1;
+        const own = overlap(`${node.description} ${node.keywords.join(' ')}`, node.id);
+        if (scoring === 'own-text') {
+          out.set(node.id, own);
+          continue;
+        }
+        const best = { ...own };
         for (let p = node.page_start; p <= node.page_end; p++) {
           const s = pageSignal.get(p);
           if (!s) continue;
-          maxDense = Math.max(maxDense, s.dense);
-          sumDense += s.dense;
-          sparse += s.sparse;
+          best.dense = Math.max(best.dense, s.dense);
+          best.sparse = Math.max(best.sparse, s.sparse);
         }
-        out.set(node.id, {
-          dense: maxDense * 0.9 + (sumDense / span) * 0.1 - node.level * 0.001,
-          sparse: sparse / Math.sqrt(span),
-        });
+        out.set(node.id, best);
       }
     }
     return out;
   }
 
-  private rank(ids: number[], signals: Map<number, { dense: number; sparse: number }>, settings: SearchSettings): ScoredNode[] {
-    const k = settings.fusion.rrf_k;
-    const by = (key: 'dense' | 'sparse') =>
-      [...ids].sort((a, b) => (signals.get(b)?.[key] ?? 0) - (signals.get(a)?.[key] ?? 0) || a - b);
-    const denseRank = new Map(by('dense').map((id, i) => [id, i]));
-    const sparseRank = new Map(by('sparse').map((id, i) => [id, i]));
-    return ids
-      .map((id) => ({
-        id,
-        score:
-          settings.fusion.dense_weight / (k + (denseRank.get(id) ?? 0) + 1) +
-          settings.fusion.sparse_weight / (k + (sparseRank.get(id) ?? 0) + 1),
-      }))
-      .sort((a, b) => b.score - a.score || a.id - b.id);
+  private rank(ids: number[], signals: Map<number, Signal>, settings: SearchSettings): ScoredNode[] {
+    return fuseSignals(ids, signals, settings.fusion);
   }
 
   /**
@@ -686,7 +735,13 @@ export class DemoBackend implements Transport {
     }
     const nodeById = new Map<number, Node>();
     for (const d of docs) for (const n of d.nodes) nodeById.set(n.id, n);
-    const signals = this.signals(question, docs);
+    // The engine lifts sections by their pages only where it walks the tree; older
+    // callers send no scoring and get the default.
+    const scoring: SectionScoring =
+      strategy.name === 'flat' || strategy.name === 'collapsed-tree'
+        ? 'own-text'
+        : (settings.section_scoring ?? DEFAULT_SECTION_SCORING);
+    const signals = this.signals(question, docs, scoring);
     const sections = docs.flatMap((d) => d.nodes.filter((n) => n.level === 1)).map((n) => n.id);
     const leaves = docs.flatMap((d) => d.nodes.filter((n) => n.level === 0)).map((n) => n.id);
     const childrenOf = (id: number) => nodeById.get(id)?.child_ids ?? [];
@@ -748,9 +803,11 @@ export class DemoBackend implements Transport {
       }
       case 'beam':
       case 'knee':
-      case 'sensitive-knee': {
+      case 'sensitive-knee':
+      case 'largest-gap': {
         const cut = (ranked: ScoredNode[]): { knee: number | null; keep: number } => {
           if (strategy.name === 'beam') return { knee: null, keep: Math.min(strategy.width, ranked.length) };
+          if (strategy.name === 'largest-gap') return largestGapCut(ranked.map((r) => r.score));
           const sensitivity = strategy.name === 'sensitive-knee' ? strategy.sensitivity : 1;
           return kneeCut(ranked.map((r) => r.score), sensitivity);
         };
@@ -779,6 +836,26 @@ export class DemoBackend implements Transport {
           stopped = 'reached the step limit';
         }
         selected = beam;
+        break;
+      }
+      case 'collapsed-tree': {
+        const every = docs.flatMap((d) => d.nodes).map((n) => n.id);
+        const ranked = this.rank(every, signals, settings).slice(0, strategy.depth);
+        const { knee, keep } = kneeCut(ranked.map((r) => r.score));
+        // Of a section and its pages, the better ranked stands for both.
+        const covered: Node[] = [];
+        for (const candidate of ranked.slice(0, keep)) {
+          const n = nodeById.get(candidate.id);
+          if (!n) continue;
+          const overlaps = covered.some(
+            (c) => c.doc_id === n.doc_id && c.page_start <= n.page_end && n.page_start <= c.page_end,
+          );
+          if (overlaps) continue;
+          covered.push(n);
+          selected.push(candidate);
+        }
+        step('every level', ranked, knee, keep, selected.map((s) => s.id));
+        stopped = `kept the ${selected.length} nodes above the knee that do not overlap a better one`;
         break;
       }
       case 'proxy-pointer': {
@@ -1003,14 +1080,29 @@ export class DemoBackend implements Transport {
   }
 
   private seedHistory(): void {
-    const settings: SearchSettings = { fusion: defaultFusion(), token_budget: null, documents: null };
-    const seeds: { q: string; s: Strategy; at: string }[] = [
-      { q: 'How much did 3M pay in dividends in 2018?', s: { name: 'flat', k: 5 }, at: '2026-11-28T14:02:11Z' },
+    const settings: SearchSettings = {
+      fusion: defaultFusion(),
+      section_scoring: DEFAULT_SECTION_SCORING,
+      token_budget: null,
+      documents: null,
+    };
+    // The oldest run is stored as runs were before fusions and section scorings were a
+    // choice (no `method`, no `section_scoring`): RRF over sections' own text.
+    const before: SearchSettings = {
+      fusion: { method: 'rrf', rrf_k: 2, dense_weight: 1, sparse_weight: 1 },
+      section_scoring: 'own-text',
+      token_budget: null,
+      documents: null,
+    };
+    const legacy = { fusion: { rrf_k: 2, dense_weight: 1, sparse_weight: 1 }, token_budget: null, documents: null };
+    const seeds: { q: string; s: Strategy; at: string; old?: boolean }[] = [
+      { q: 'How much did 3M pay in dividends in 2018?', s: { name: 'flat', k: 5 }, at: '2026-11-28T14:02:11Z', old: true },
       { q: 'What was Boeing’s total backlog at the end of 2022?', s: { name: 'knee', max_roots: 20 }, at: '2026-11-29T09:41:37Z' },
     ];
     for (const seed of seeds) {
-      const result = this.runSearch(seed.q, seed.s, settings);
+      const result = this.runSearch(seed.q, seed.s, seed.old ? before : settings);
       const run = this.runFrom('search', null, result);
+      if (seed.old) run.settings = { strategy: seed.s, search: legacy };
       run.created_at = seed.at;
       this.runs.push(run);
     }

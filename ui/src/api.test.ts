@@ -26,7 +26,7 @@ describe('inside Tauri', () => {
     const { api, isDemo, ShellError, defaultFusion } = await import('./api');
     expect(await isDemo()).toBe(false);
     expect(await api.pageText(3, 7)).toBe('text of the page');
-    await api.ask('Why?', { name: 'knee', max_roots: 20 }, { fusion: defaultFusion(), token_budget: null, documents: null }, null, 'r-1');
+    await api.ask('Why?', { name: 'knee', max_roots: 20 }, { fusion: defaultFusion(), section_scoring: 'best-page', token_budget: null, documents: null }, null, 'r-1');
     await api.history(null, 50);
     expect(calls.map(([c]) => c)).toEqual(['page_text', 'ask', 'history']);
     expect(calls[0]?.[1]).toEqual({ docId: 3, page: 7 });

@@ -103,18 +103,30 @@ export type Strategy =
   | { name: 'beam'; width: number }
   | { name: 'knee'; max_roots: number }
   | { name: 'sensitive-knee'; sensitivity: number; max_roots: number }
+  | { name: 'largest-gap'; max_roots: number }
+  | { name: 'collapsed-tree'; depth: number }
   | { name: 'proxy-pointer'; proxies: number };
 
 export type StrategyName = Strategy['name'];
 
+/** How the dense and the sparse ranking become one (src/store/mod.rs, `FusionMethod`). */
+export type FusionMethod = 'rrf' | 'dbsf' | 'min-max';
+
 export interface Fusion {
+  /** The engine reads a fusion without one (settings and runs from before) as RRF. */
+  method: FusionMethod;
+  /** Used by RRF only. */
   rrf_k: number;
   dense_weight: number;
   sparse_weight: number;
 }
 
+/** How the tree strategies score a section (src/search/mod.rs, `SectionScoring`). */
+export type SectionScoring = 'own-text' | 'best-page';
+
 export interface SearchSettings {
   fusion: Fusion;
+  section_scoring: SectionScoring;
   token_budget: number | null;
   documents: number[] | null;
 }
@@ -265,6 +277,7 @@ export interface ClusterSettings {
   write_consistency_factor: number;
 }
 
+/** The shell keeps no section scoring among them: searches start from DEFAULT_SECTION_SCORING. */
 export interface StrategyDefaults {
   strategies: Strategy[];
   fusion: Fusion;
@@ -572,8 +585,14 @@ export const STRATEGY_NAMES: readonly StrategyName[] = [
   'beam',
   'knee',
   'sensitive-knee',
+  'largest-gap',
+  'collapsed-tree',
   'proxy-pointer',
 ];
+
+export const FUSION_METHODS: readonly FusionMethod[] = ['rrf', 'dbsf', 'min-max'];
+
+export const SECTION_SCORINGS: readonly SectionScoring[] = ['own-text', 'best-page'];
 
 export function defaultStrategies(): Strategy[] {
   return [
@@ -582,13 +601,17 @@ export function defaultStrategies(): Strategy[] {
     { name: 'beam', width: 3 },
     { name: 'knee', max_roots: 40 },
     { name: 'sensitive-knee', sensitivity: 0.85, max_roots: 40 },
+    { name: 'largest-gap', max_roots: 40 },
+    { name: 'collapsed-tree', depth: 40 },
     { name: 'proxy-pointer', proxies: 12 },
   ];
 }
 
 export function defaultFusion(): Fusion {
-  return { rrf_k: 2, dense_weight: 1, sparse_weight: 1 };
+  return { method: 'rrf', rrf_k: 2, dense_weight: 1, sparse_weight: 1 };
 }
+
+export const DEFAULT_SECTION_SCORING: SectionScoring = 'best-page';
 
 /** A fresh request id for `ask`, to tell its `ask://token` events from others. */
 export function newRequestId(): string {

@@ -98,15 +98,49 @@ describe('the app on the demo backend', () => {
     expect(root.getAttribute('aria-expanded')).toBe('true');
   });
 
-  it('compares the six strategies side by side with score curves', async () => {
+  it('offers every strategy, the fusions and the section scorings, with RRF k only for RRF', async () => {
+    location.hash = '#compare';
+    await until(() => !view('compare').hidden, 'the compare view');
+    const labels = [...view('compare').querySelectorAll('.strategy-check label')].map((l) => l.textContent);
+    expect(labels).toEqual([
+      'Flat top-k',
+      'Branch',
+      'Beam (fixed width)',
+      'Knee',
+      'Sensitive knee',
+      'Largest gap',
+      'Collapsed tree',
+      'Proxy-pointer',
+    ]);
+    expect(view('compare').querySelector<HTMLInputElement>('#cmp-collapsed-tree-depth')?.value).toBe('40');
+    const fusion = view('compare').querySelector<HTMLSelectElement>('#compare-fusion')!;
+    const rrf = view('compare').querySelector<HTMLInputElement>('#compare-rrf')!;
+    const scoring = view('compare').querySelector<HTMLSelectElement>('#compare-section-scoring')!;
+    expect([...fusion.options].map((o) => o.value)).toEqual(['rrf', 'dbsf', 'min-max']);
+    expect(fusion.value).toBe('rrf');
+    expect(scoring.value).toBe('best-page');
+    expect(rrf.disabled).toBe(false);
+    expect(view('compare').querySelector('#compare-fusion-hint')?.textContent).toMatch(/only ranks count/);
+    fusion.value = 'dbsf';
+    fusion.dispatchEvent(new Event('change'));
+    expect(rrf.disabled).toBe(true);
+    expect(view('compare').querySelector('#compare-rrf-hint')?.textContent).toMatch(/Only RRF uses k/);
+    fusion.value = 'rrf';
+    fusion.dispatchEvent(new Event('change'));
+  });
+
+  it('compares the eight strategies side by side with score curves', async () => {
     location.hash = '#compare';
     await until(() => !view('compare').hidden, 'the compare view');
     const q = view('compare').querySelector<HTMLTextAreaElement>('[data-testid="compare-question"]')!;
     q.value = 'What were Boeing’s total revenues in 2022?';
     click(view('compare').querySelector('[data-testid="compare-run"]'));
     const cols = await until(
-      () => (view('compare').querySelectorAll('.col').length === 6 ? view('compare').querySelectorAll('.col') : null),
-      'six columns',
+      () => (view('compare').querySelectorAll('.col').length === 8 ? view('compare').querySelectorAll('.col') : null),
+      'eight columns',
+    );
+    expect(view('compare').querySelector('[data-testid="col-collapsed-tree"] .params-line')?.textContent).toBe(
+      'collapsed-tree · depth 40',
     );
     const knee = [...cols].find((c) => (c as HTMLElement).dataset.strategy === 'knee')!;
     // What the question named, and that the search kept to Boeing's filing.
@@ -175,6 +209,10 @@ describe('the app on the demo backend', () => {
     const run = view('history').querySelector<HTMLDetailsElement>('details.run')!;
     run.open = true;
     run.dispatchEvent(new Event('toggle'));
+    // A run recorded before fusions and section scorings were a choice.
+    const facts = await until(() => run.querySelector('.facts'), 'the run details');
+    expect(facts.textContent).toContain('fusionRRF k = 2');
+    expect(facts.textContent).toContain('section scoringOwn text');
     const rerun = await until(
       () => [...run.querySelectorAll('button')].find((b) => b.textContent?.startsWith('Re-run in Compare')),
       'the re-run button',
@@ -184,17 +222,34 @@ describe('the app on the demo backend', () => {
     expect(view('compare').querySelector<HTMLTextAreaElement>('[data-testid="compare-question"]')?.value).toBe(
       'How much did 3M pay in dividends in 2018?',
     );
+    // Re-run as it ran.
+    expect(view('compare').querySelector<HTMLSelectElement>('#compare-fusion')?.value).toBe('rrf');
+    expect(view('compare').querySelector<HTMLInputElement>('#compare-rrf')?.disabled).toBe(false);
+    expect(view('compare').querySelector<HTMLSelectElement>('#compare-section-scoring')?.value).toBe('own-text');
   });
 
   it('saves settings, and says why a remote index could not be used', async () => {
     location.hash = '#settings';
     await until(() => !view('settings').hidden, 'settings');
     const rrf = view('settings').querySelector<HTMLInputElement>('#set-rrf')!;
+    const fusion = view('settings').querySelector<HTMLSelectElement>('#set-fusion')!;
     await until(() => rrf.value === '2', 'the settings to load');
+    expect(fusion.value).toBe('rrf');
+    expect(rrf.disabled).toBe(false);
+    fusion.value = 'dbsf';
+    fusion.dispatchEvent(new Event('change'));
+    expect(rrf.disabled).toBe(true);
+    fusion.value = 'rrf';
+    fusion.dispatchEvent(new Event('change'));
     rrf.value = '60';
     click(view('settings').querySelector('[data-testid="settings-save"]'));
     await until(() => view('settings').querySelector('.save-result.ok'), 'saved');
-    expect((await demo.invoke('get_settings', {})).defaults.fusion.rrf_k).toBe(60);
+    expect((await demo.invoke('get_settings', {})).defaults.fusion).toEqual({
+      method: 'rrf',
+      rrf_k: 60,
+      dense_weight: 1,
+      sparse_weight: 1,
+    });
     click(view('settings').querySelector('#qdrant-remote'));
     view('settings').querySelector<HTMLInputElement>('#set-qdrant-url')!.value = 'http://offline.invalid:6334';
     view('settings').querySelector<HTMLInputElement>('#set-qdrant-replicas')!.value = '0';

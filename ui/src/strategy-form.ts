@@ -2,11 +2,16 @@
 // engine's `Strategy` JSON, with the checks the engine would otherwise reject.
 
 import {
+  DEFAULT_SECTION_SCORING,
   defaultFusion,
   defaultStrategies,
+  FUSION_METHODS,
+  SECTION_SCORINGS,
   STRATEGY_NAMES,
   type Fusion,
+  type FusionMethod,
   type SearchSettings,
+  type SectionScoring,
   type Strategy,
   type StrategyName,
 } from './api';
@@ -27,6 +32,8 @@ export const STRATEGY_LABELS: Record<StrategyName, string> = {
   beam: 'Beam (fixed width)',
   knee: 'Knee',
   'sensitive-knee': 'Sensitive knee',
+  'largest-gap': 'Largest gap',
+  'collapsed-tree': 'Collapsed tree',
   'proxy-pointer': 'Proxy-pointer',
 };
 
@@ -36,6 +43,8 @@ export const STRATEGY_HELP: Record<StrategyName, string> = {
   beam: 'A beam of fixed width descending the trees.',
   knee: 'A beam cut at the knee of the score curve at every step.',
   'sensitive-knee': 'As knee, keeping every point within the sensitivity of the knee.',
+  'largest-gap': 'As knee, but each step is cut where the drop between neighbouring scores is largest (Adaptive-k).',
+  'collapsed-tree': 'No descent: the best nodes of every level in one list, cut at the knee (RAPTOR); shows whether walking the tree helps.',
   'proxy-pointer': 'An LLM reads the best section summaries and points at pages.',
 };
 
@@ -61,6 +70,12 @@ export const STRATEGY_FIELDS: Record<StrategyName, FieldSpec[]> = {
       help: '1 cuts at the knee, 0 keeps everything',
     },
     { key: 'max_roots', label: 'max roots', min: 1, max: 500, step: 1, integer: true, help: 'roots ranked at most' },
+  ],
+  'largest-gap': [
+    { key: 'max_roots', label: 'max roots', min: 1, max: 500, step: 1, integer: true, help: 'roots ranked at most' },
+  ],
+  'collapsed-tree': [
+    { key: 'depth', label: 'depth', min: 1, max: 500, step: 1, integer: true, help: 'nodes of all levels ranked at most' },
   ],
   'proxy-pointer': [
     { key: 'proxies', label: 'proxies', min: 1, max: 200, step: 1, integer: true, help: 'section summaries shown to the LLM' },
@@ -119,6 +134,12 @@ export function valuesToStrategy(name: StrategyName, values: FieldValues): Parse
     case 'sensitive-knee':
       value = { name, sensitivity: n('sensitivity'), max_roots: n('max_roots') };
       break;
+    case 'largest-gap':
+      value = { name, max_roots: n('max_roots') };
+      break;
+    case 'collapsed-tree':
+      value = { name, depth: n('depth') };
+      break;
     case 'proxy-pointer':
       value = { name, proxies: n('proxies') };
       break;
@@ -141,7 +162,7 @@ export function strategyFromJson(json: unknown): Strategy | null {
   return parsed.ok ? parsed.value : null;
 }
 
-/** All six strategies: those given (in any order) and the defaults for the rest, in order. */
+/** Every strategy: those given (in any order) and the defaults for the rest, in order. */
 export function completeStrategies(given: readonly Strategy[] | null | undefined): Strategy[] {
   const byName = new Map<StrategyName, Strategy>();
   for (const s of given ?? []) {
@@ -164,24 +185,105 @@ export function describeStrategy(strategy: Strategy): string {
   return [strategy.name, ...params].join(' · ');
 }
 
+export const FUSION_LABELS: Record<FusionMethod, string> = {
+  rrf: 'RRF',
+  dbsf: 'DBSF',
+  'min-max': 'Min–max',
+};
+
+export const FUSION_HELP: Record<FusionMethod, string> = {
+  rrf: 'Reciprocal rank fusion: only ranks count, so the score curve has nearly the same shape for every question.',
+  dbsf: 'Each list (dense, BM25) normalised by its mean ± 3 standard deviations, then summed with the weights.',
+  'min-max': 'Each list (dense, BM25) scaled to 0–1, then summed with the weights.',
+};
+
+/** Why the RRF k input is off: a score fusion has no k, and the knee follows the scores. */
+export const RRF_K_UNUSED = 'Only RRF uses k; DBSF and min–max fuse the scores themselves, so the knee follows the evidence.';
+
+export const SECTION_SCORING_LABELS: Record<SectionScoring, string> = {
+  'own-text': 'Own text',
+  'best-page': 'Best page',
+};
+
+export const SECTION_SCORING_HELP: Record<SectionScoring, string> = {
+  'own-text': 'A section is scored by its own summary and keywords only.',
+  'best-page': 'A section scores the best of its own and its pages’ similarities, so it cannot hide a good page.',
+};
+
+/** "RRF k = 2", "DBSF": what the fusion is, with k only where it counts. */
+export function describeFusion(fusion: Fusion): string {
+  // A shell from before the choice sends no method; its fusion was RRF.
+  const method: FusionMethod = isFusionMethod(fusion.method) ? fusion.method : 'rrf';
+  const label = FUSION_LABELS[method];
+  return method === 'rrf' ? `${label} k = ${fusion.rrf_k}` : label;
+}
+
+/** "Best page"; a result from a shell without the setting says so rather than guess. */
+export function sectionScoringLabel(scoring: SectionScoring | undefined): string {
+  return isSectionScoring(scoring) ? SECTION_SCORING_LABELS[scoring] : 'not recorded';
+}
+
+export function isFusionMethod(value: unknown): value is FusionMethod {
+  return typeof value === 'string' && (FUSION_METHODS as readonly string[]).includes(value);
+}
+
+export function isSectionScoring(value: unknown): value is SectionScoring {
+  return typeof value === 'string' && (SECTION_SCORINGS as readonly string[]).includes(value);
+}
+
+/**
+ * Validates JSON that claims to be a Fusion (history, the shell's defaults); null when it
+ * is not. A missing method is RRF, as the engine reads it: it was the only fusion there was.
+ */
+export function fusionFromJson(json: unknown): Fusion | null {
+  if (!json || typeof json !== 'object') return null;
+  const fusion = json as Record<string, unknown>;
+  if (typeof fusion.rrf_k !== 'number') return null;
+  const method = fusion.method === undefined ? 'rrf' : fusion.method;
+  if (!isFusionMethod(method)) return null;
+  return {
+    method,
+    rrf_k: fusion.rrf_k,
+    dense_weight: typeof fusion.dense_weight === 'number' ? fusion.dense_weight : 1,
+    sparse_weight: typeof fusion.sparse_weight === 'number' ? fusion.sparse_weight : 1,
+  };
+}
+
 export interface SearchFormValues {
   rrfK: string;
   tokenBudget: string;
   denseWeight?: string;
   sparseWeight?: string;
+  /** Missing: the base fusion's method. */
+  fusionMethod?: string;
+  /** Missing: the default section scoring. */
+  sectionScoring?: string;
 }
 
-/** Search settings from the RRF k and token budget inputs (an empty budget means none). */
+/** Search settings from the fusion and token budget inputs (an empty budget means none). */
 export function valuesToSettings(
   values: SearchFormValues,
   documents: number[] | null = null,
   base: Fusion = defaultFusion(),
 ): Parsed<SearchSettings> {
   const errors: Record<string, string> = {};
-  const rrf = Number(values.rrfK.trim());
-  if (values.rrfK.trim() === '' || !Number.isFinite(rrf) || rrf < 0 || !Number.isInteger(rrf)) {
-    errors.rrfK = 'RRF k must be a whole number, 0 or more';
+  let method = base.method;
+  if (values.fusionMethod !== undefined) {
+    if (isFusionMethod(values.fusionMethod)) method = values.fusionMethod;
+    else errors.fusionMethod = 'Fusion must be RRF, DBSF or min–max';
   }
+  let sectionScoring = DEFAULT_SECTION_SCORING;
+  if (values.sectionScoring !== undefined) {
+    if (isSectionScoring(values.sectionScoring)) sectionScoring = values.sectionScoring;
+    else errors.sectionScoring = 'Section scoring must be own text or best page';
+  }
+  const rawK = values.rrfK.trim();
+  const rrf = Number(rawK);
+  // k = 0 would give the best rank 1/0, and the shell refuses it.
+  const validK = rawK !== '' && Number.isFinite(rrf) && rrf >= 1 && Number.isInteger(rrf);
+  // The other fusions ignore k, and their form disables its input: a stale or blank
+  // value there must not block a search.
+  if (!validK && method === 'rrf') errors.rrfK = 'RRF k must be a whole number, 1 or more';
   let budget: number | null = null;
   const rawBudget = values.tokenBudget.trim();
   if (rawBudget !== '') {
@@ -204,19 +306,24 @@ export function valuesToSettings(
   return {
     ok: true,
     value: {
-      fusion: { rrf_k: rrf, dense_weight: dense, sparse_weight: sparse },
+      fusion: { method, rrf_k: validK ? rrf : base.rrf_k, dense_weight: dense, sparse_weight: sparse },
+      section_scoring: sectionScoring,
       token_budget: budget,
       documents,
     },
   };
 }
 
-export function settingsToValues(settings: Pick<SearchSettings, 'fusion' | 'token_budget'>): SearchFormValues {
+export function settingsToValues(
+  settings: Pick<SearchSettings, 'fusion' | 'token_budget'> & { section_scoring?: SectionScoring },
+): SearchFormValues {
   return {
     rrfK: String(settings.fusion.rrf_k),
     tokenBudget: settings.token_budget === null ? '' : String(settings.token_budget),
     denseWeight: String(settings.fusion.dense_weight),
     sparseWeight: String(settings.fusion.sparse_weight),
+    fusionMethod: settings.fusion.method,
+    sectionScoring: settings.section_scoring ?? DEFAULT_SECTION_SCORING,
   };
 }
 
@@ -228,16 +335,16 @@ export function runSettings(settings: unknown): { strategy: Strategy | null; sea
   let search: SearchSettings | null = null;
   const s = record.search;
   if (s && typeof s === 'object') {
-    const fusion = (s as Record<string, unknown>).fusion as Record<string, unknown> | undefined;
-    const budget = (s as Record<string, unknown>).token_budget;
-    const docs = (s as Record<string, unknown>).documents;
-    if (fusion && typeof fusion.rrf_k === 'number') {
+    const fields = s as Record<string, unknown>;
+    const fusion = fusionFromJson(fields.fusion);
+    const budget = fields.token_budget;
+    const docs = fields.documents;
+    if (fusion) {
       search = {
-        fusion: {
-          rrf_k: fusion.rrf_k,
-          dense_weight: typeof fusion.dense_weight === 'number' ? fusion.dense_weight : 1,
-          sparse_weight: typeof fusion.sparse_weight === 'number' ? fusion.sparse_weight : 1,
-        },
+        fusion,
+        // Runs recorded before the choice scored sections by their own text: say what
+        // they did, and re-run them the same way.
+        section_scoring: isSectionScoring(fields.section_scoring) ? fields.section_scoring : 'own-text',
         token_budget: typeof budget === 'number' ? budget : null,
         documents: Array.isArray(docs) ? docs.filter((d): d is number => typeof d === 'number') : null,
       };

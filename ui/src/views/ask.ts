@@ -3,6 +3,8 @@
 
 import {
   api,
+  DEFAULT_SECTION_SCORING,
+  defaultFusion,
   errorMessage,
   newRequestId,
   onAskToken,
@@ -17,7 +19,14 @@ import { announce, bus, state, type Prefill } from '../app';
 import { segmentAnswer, uniqueCitations } from '../citations';
 import { field, h, replace } from '../dom';
 import { answerNotes, formatMs, uniquePages } from '../format';
-import { completeStrategies, describeStrategy, strategyLabel } from '../strategy-form';
+import {
+  completeStrategies,
+  describeFusion,
+  describeStrategy,
+  fusionFromJson,
+  sectionScoringLabel,
+  strategyLabel,
+} from '../strategy-form';
 import { analysisBanner } from './analysis-banner';
 import { citationChip, facts, pageChip, paramsEditor, renderAnswer, type ParamsEditor } from './parts';
 
@@ -84,7 +93,8 @@ function searchSettings(): SearchSettings {
   if (overrideSettings) return overrideSettings;
   const d = state.settings?.defaults;
   return {
-    fusion: d?.fusion ?? { rrf_k: 2, dense_weight: 1, sparse_weight: 1 },
+    fusion: fusionFromJson(d?.fusion) ?? defaultFusion(),
+    section_scoring: DEFAULT_SECTION_SCORING,
     token_budget: d?.token_budget ?? null,
     documents: null,
   };
@@ -149,7 +159,8 @@ function answerDetails(outcome: AskOutcome): HTMLElement {
       h('summary', {}, `Strategy and settings: ${describeStrategy(search.strategy)}`),
       facts([
         ['strategy', describeStrategy(search.strategy)],
-        ['RRF k', String(search.settings.fusion.rrf_k)],
+        ['fusion', describeFusion(search.settings.fusion)],
+        ['section scoring', sectionScoringLabel(search.settings.section_scoring)],
         ['weights', `dense ${search.settings.fusion.dense_weight} · sparse ${search.settings.fusion.sparse_weight}`],
         ['token budget', search.settings.token_budget === null ? 'none' : String(search.settings.token_budget)],
         ['context', `${uniquePages(search.context.pages).length} pages, ${search.context.tokens} tokens (${search.context.tokenizer})`],

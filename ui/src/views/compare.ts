@@ -2,23 +2,45 @@
 // the trace drawn step by step. Moving the sensitivity slider re-runs only the
 // sensitive knee.
 
-import { api, errorMessage, STRATEGY_NAMES, type SearchResult, type SearchSettings, type Strategy, type StrategyName } from '../api';
+import {
+  api,
+  DEFAULT_SECTION_SCORING,
+  defaultFusion,
+  errorMessage,
+  STRATEGY_NAMES,
+  type Fusion,
+  type SearchResult,
+  type SearchSettings,
+  type Strategy,
+  type StrategyName,
+} from '../api';
 import { announce, bus, navigate, setHighlight, state, type Prefill } from '../app';
 import { busy, field, h, markInvalid, replace } from '../dom';
 import { debounce, formatCount, formatMs, stem, uniquePages } from '../format';
 import {
   completeStrategies,
   describeStrategy,
+  fusionFromJson,
   settingsToValues,
   STRATEGY_HELP,
   strategyLabel,
   valuesToSettings,
+  type SearchFormValues,
 } from '../strategy-form';
 import { describeStep } from '../trace';
 import { sharedAnalysis } from '../analysis';
 import { analysisBanner } from './analysis-banner';
 import { renderCurve } from './curve';
-import { facts, pageChip, paramsEditor, type ParamsEditor } from './parts';
+import {
+  facts,
+  fusionFields,
+  fusionMethodSelect,
+  pageChip,
+  paramsEditor,
+  sectionScoringField,
+  sectionScoringSelect,
+  type ParamsEditor,
+} from './parts';
 
 interface StrategyControls {
   checkbox: HTMLInputElement;
@@ -33,7 +55,17 @@ const question = h('textarea', {
   placeholder: 'e.g. What were Boeing’s total revenues in 2022?',
   'data-testid': 'compare-question',
 });
-const rrfK = h('input', { id: 'compare-rrf', type: 'number', min: 0, step: 1, value: '2', inputmode: 'numeric' });
+const rrfK = h('input', { id: 'compare-rrf', type: 'number', min: 1, step: 1, value: '2', inputmode: 'numeric' });
+const fusionMethod = fusionMethodSelect('compare-fusion');
+fusionMethod.value = defaultFusion().method;
+const fusion = fusionFields(
+  fusionMethod,
+  rrfK,
+  'Reciprocal rank fusion constant: 2 is Qdrant’s default, 60 the article’s.',
+);
+const sectionScoring = sectionScoringSelect('compare-section-scoring');
+sectionScoring.value = DEFAULT_SECTION_SCORING;
+const scoring = sectionScoringField(sectionScoring);
 const budget = h('input', {
   id: 'compare-budget',
   type: 'number',
@@ -59,11 +91,31 @@ function showError(text: string | null): void {
   formError.textContent = text ?? '';
 }
 
+/** The saved default fusion, whose weights the form does not show. */
+function baseFusion(): Fusion {
+  return fusionFromJson(state.settings?.defaults.fusion) ?? defaultFusion();
+}
+
+/** Shows `values` in the fusion, section scoring and budget inputs. */
+function writeSettings(values: SearchFormValues): void {
+  rrfK.value = values.rrfK;
+  budget.value = values.tokenBudget;
+  if (values.fusionMethod) fusionMethod.value = values.fusionMethod;
+  if (values.sectionScoring) sectionScoring.value = values.sectionScoring;
+  fusion.sync();
+  scoring.sync();
+}
+
 function readSettings(): SearchSettings | null {
   const parsed = valuesToSettings(
-    { rrfK: rrfK.value, tokenBudget: budget.value },
+    {
+      rrfK: rrfK.value,
+      tokenBudget: budget.value,
+      fusionMethod: fusionMethod.value,
+      sectionScoring: sectionScoring.value,
+    },
     null,
-    state.settings?.defaults.fusion,
+    baseFusion(),
   );
   markInvalid(rrfK, !parsed.ok && 'rrfK' in parsed.errors);
   markInvalid(budget, !parsed.ok && 'tokenBudget' in parsed.errors);
@@ -273,11 +325,7 @@ function applyDefaults(): void {
   const settings = state.settings;
   const strategies = completeStrategies(settings?.defaults.strategies);
   for (const s of strategies) controls.get(s.name)?.editor.write(s);
-  if (settings) {
-    const values = settingsToValues({ fusion: settings.defaults.fusion, token_budget: settings.defaults.token_budget });
-    rrfK.value = values.rrfK;
-    budget.value = values.tokenBudget;
-  }
+  if (settings) writeSettings(settingsToValues({ fusion: baseFusion(), token_budget: settings.defaults.token_budget }));
 }
 
 function prefill(p: Prefill): void {
@@ -290,11 +338,7 @@ function prefill(p: Prefill): void {
       c.editor.setDisabled(false);
     }
   }
-  if (p.settings) {
-    const values = settingsToValues(p.settings);
-    rrfK.value = values.rrfK;
-    budget.value = values.tokenBudget;
-  }
+  if (p.settings) writeSettings(settingsToValues(p.settings));
   dirty = true;
 }
 
@@ -330,7 +374,8 @@ export function createCompareView(): HTMLElement {
     h(
       'div',
       { class: 'row' },
-      field('RRF k', rrfK, 'Reciprocal rank fusion constant: 2 is Qdrant’s default, 60 the article’s.'),
+      ...fusion.fields,
+      scoring.field,
       field('Token budget', budget, 'Largest context in tokens; empty for no limit.'),
       h('div', { class: 'actions' }, run),
     ),

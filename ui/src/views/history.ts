@@ -4,7 +4,7 @@ import { api, errorMessage, onDownloadFinished, type ContextPage, type ExportFor
 import { announce, bus, navigate } from '../app';
 import { busy, field, h, replace } from '../dom';
 import { answerNotes, debounce, downloadOutcome, formatDate, formatMs, uniquePages } from '../format';
-import { describeStrategy, runSettings, strategyLabel } from '../strategy-form';
+import { describeFusion, describeStrategy, runSettings, sectionScoringLabel, strategyLabel } from '../strategy-form';
 import { facts, pageChip, renderAnswer } from './parts';
 
 const LIMIT = 200;
@@ -45,7 +45,8 @@ function details(run: RunRecord): HTMLElement {
     facts([
       ['kind', run.kind],
       ['strategy', strategy ? describeStrategy(strategy) : (run.strategy ?? '–')],
-      ['RRF k', settings ? String(settings.fusion.rrf_k) : '–'],
+      ['fusion', settings ? describeFusion(settings.fusion) : '–'],
+      ['section scoring', settings ? sectionScoringLabel(settings.section_scoring) : '–'],
       ['token budget', settings ? (settings.token_budget === null ? 'none' : String(settings.token_budget)) : '–'],
       ['context tokens', run.context_tokens === null ? '–' : String(run.context_tokens)],
       ['latency', formatMs(run.latency_ms)],

@@ -1,11 +1,18 @@
 // Pieces several views share: page chips, answers with citation links, strategy
-// parameter inputs.
+// parameter inputs, fusion and section scoring choices.
 
-import type { Citation, ContextPage, Strategy, StrategyName } from '../api';
+import { FUSION_METHODS, SECTION_SCORINGS, type Citation, type ContextPage, type Strategy, type StrategyName } from '../api';
 import { segmentAnswer, citationLabel } from '../citations';
-import { h, uniqueId, type Child } from '../dom';
+import { field, h, markInvalid, uniqueId, type Child } from '../dom';
 import { pageLabel } from '../format';
 import {
+  FUSION_HELP,
+  FUSION_LABELS,
+  isFusionMethod,
+  isSectionScoring,
+  RRF_K_UNUSED,
+  SECTION_SCORING_HELP,
+  SECTION_SCORING_LABELS,
   STRATEGY_FIELDS,
   strategyToValues,
   valuesToStrategy,
@@ -172,4 +179,56 @@ export function paramsEditor(name: StrategyName, initial: Strategy, idPrefix = u
 /** A `<dl>` of label/value pairs. */
 export function facts(pairs: [string, Child][]): HTMLDListElement {
   return h('dl', { class: 'facts' }, ...pairs.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+}
+
+export function fusionMethodSelect(id: string): HTMLSelectElement {
+  return h('select', { id, name: 'fusion' }, ...FUSION_METHODS.map((m) => h('option', { value: m }, FUSION_LABELS[m])));
+}
+
+export function sectionScoringSelect(id: string): HTMLSelectElement {
+  return h(
+    'select',
+    { id, name: 'section-scoring' },
+    ...SECTION_SCORINGS.map((s) => h('option', { value: s }, SECTION_SCORING_LABELS[s])),
+  );
+}
+
+export interface FusionFields {
+  /** The fusion field, then the RRF k field. */
+  fields: [HTMLElement, HTMLElement];
+  /** Brings the hints and k's state in line with the select; call after setting it in code. */
+  sync(): void;
+}
+
+/**
+ * The fusion select and the RRF k input as fields. The hint under the select says what
+ * the chosen fusion does; k is turned off unless it is RRF, its hint saying why.
+ */
+export function fusionFields(method: HTMLSelectElement, rrfK: HTMLInputElement, rrfHint: string): FusionFields {
+  const methodField = field('Fusion', method, FUSION_HELP.rrf);
+  const kField = field('RRF k', rrfK, rrfHint);
+  const methodHint = methodField.querySelector('.hint');
+  const kHint = kField.querySelector('.hint');
+  const sync = () => {
+    const chosen = isFusionMethod(method.value) ? method.value : 'rrf';
+    if (methodHint) methodHint.textContent = FUSION_HELP[chosen];
+    rrfK.disabled = chosen !== 'rrf';
+    if (kHint) kHint.textContent = chosen === 'rrf' ? rrfHint : RRF_K_UNUSED;
+    if (chosen !== 'rrf') markInvalid(rrfK, false);
+  };
+  method.addEventListener('change', sync);
+  sync();
+  return { fields: [methodField, kField], sync };
+}
+
+/** The section scoring select as a field whose hint says what the chosen scoring does. */
+export function sectionScoringField(select: HTMLSelectElement): { field: HTMLElement; sync(): void } {
+  const el = field('Section scoring', select, SECTION_SCORING_HELP['best-page']);
+  const hint = el.querySelector('.hint');
+  const sync = () => {
+    if (hint && isSectionScoring(select.value)) hint.textContent = SECTION_SCORING_HELP[select.value];
+  };
+  select.addEventListener('change', sync);
+  sync();
+  return { field: el, sync };
 }

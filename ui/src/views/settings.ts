@@ -3,6 +3,7 @@
 
 import {
   api,
+  defaultFusion,
   errorMessage,
   STRATEGY_NAMES,
   type AppSettings,
@@ -12,8 +13,15 @@ import {
 } from '../api';
 import { announce, setSettings, state } from '../app';
 import { busy, field, h, markInvalid } from '../dom';
-import { completeStrategies, settingsToValues, STRATEGY_HELP, strategyLabel, valuesToSettings } from '../strategy-form';
-import { paramsEditor, type ParamsEditor } from './parts';
+import {
+  completeStrategies,
+  fusionFromJson,
+  settingsToValues,
+  STRATEGY_HELP,
+  strategyLabel,
+  valuesToSettings,
+} from '../strategy-form';
+import { fusionFields, fusionMethodSelect, paramsEditor, type ParamsEditor } from './parts';
 import { readCluster } from '../cluster-form';
 
 const baseUrl = h('input', { id: 'set-llm-url', type: 'url', placeholder: 'http://127.0.0.1:8080/v1', autocomplete: 'off' });
@@ -37,7 +45,9 @@ const qdrantKeyNote = h('p', { class: 'hint key-note', id: 'set-qdrant-key-note'
 const shards = h('input', { id: 'set-qdrant-shards', type: 'number', min: 1, step: 1, placeholder: 'auto', inputmode: 'numeric' });
 const replicas = h('input', { id: 'set-qdrant-replicas', type: 'number', min: 1, step: 1, inputmode: 'numeric' });
 const writeConsistency = h('input', { id: 'set-qdrant-write', type: 'number', min: 1, step: 1, inputmode: 'numeric' });
-const rrfK = h('input', { id: 'set-rrf', type: 'number', min: 0, step: 1, inputmode: 'numeric' });
+const rrfK = h('input', { id: 'set-rrf', type: 'number', min: 1, step: 1, inputmode: 'numeric' });
+const fusionMethod = fusionMethodSelect('set-fusion');
+const fusion = fusionFields(fusionMethod, rrfK, 'The reciprocal rank fusion constant.');
 const budget = h('input', { id: 'set-budget', type: 'number', min: 1, step: 100, placeholder: 'no limit', inputmode: 'numeric' });
 const save = h('button', { type: 'submit', class: 'primary', 'data-testid': 'settings-save' }, 'Save');
 const saveResult = h('p', { class: 'save-result', role: 'status' });
@@ -88,8 +98,11 @@ function fill(settings: AppSettings): void {
   replicas.value = String(settings.qdrant_cluster.replication_factor);
   writeConsistency.value = String(settings.qdrant_cluster.write_consistency_factor);
   syncMode();
-  const values = settingsToValues({ fusion: settings.defaults.fusion, token_budget: settings.defaults.token_budget });
+  const defaultsFusion = fusionFromJson(settings.defaults.fusion) ?? defaultFusion();
+  const values = settingsToValues({ fusion: defaultsFusion, token_budget: settings.defaults.token_budget });
   rrfK.value = values.rrfK;
+  fusionMethod.value = defaultsFusion.method;
+  fusion.sync();
   budget.value = values.tokenBudget;
   for (const s of completeStrategies(settings.defaults.strategies)) editors.get(s.name)?.write(s);
 }
@@ -104,7 +117,11 @@ function read(): AppSettings | null {
     if (parsed?.ok) strategies.push(parsed.value);
     else problems.push(`${strategyLabel(name)}: check its values`);
   }
-  const search = valuesToSettings({ rrfK: rrfK.value, tokenBudget: budget.value }, null, base?.defaults.fusion);
+  const search = valuesToSettings(
+    { rrfK: rrfK.value, tokenBudget: budget.value, fusionMethod: fusionMethod.value },
+    null,
+    fusionFromJson(base?.defaults.fusion) ?? defaultFusion(),
+  );
   markInvalid(rrfK, !search.ok && 'rrfK' in search.errors);
   markInvalid(budget, !search.ok && 'tokenBudget' in search.errors);
   if (!search.ok) problems.push(...Object.values(search.errors));
@@ -244,7 +261,7 @@ export function createSettingsView(): HTMLElement {
       'fieldset',
       {},
       h('legend', {}, 'Search defaults'),
-      h('div', { class: 'row' }, field('RRF k', rrfK), field('Token budget', budget, 'Empty for no limit.')),
+      h('div', { class: 'row' }, ...fusion.fields, field('Token budget', budget, 'Empty for no limit.')),
       h('div', { class: 'strategy-grid' }, ...STRATEGY_NAMES.map((n) => editorSlots.get(n))),
     ),
     h('div', { class: 'actions sticky-actions' }, save, saveResult),
