@@ -224,8 +224,9 @@ pub async fn bench_scale(
     nodes: usize,
     queries: usize,
     seed: u64,
+    settings: &crate::search::SearchSettings,
 ) -> Result<ScaleReport> {
-    use crate::search::{SearchSettings, Strategy};
+    use crate::search::Strategy;
     use std::time::Instant;
 
     let (documents, written, reused, build_seconds, optimize_seconds) = {
@@ -272,7 +273,6 @@ pub async fn bench_scale(
     let mut generator =
         Generator::new(seed ^ 0x5eed, dimension).map_err(crate::library::LibraryError::Settings)?;
     let query_vectors: Vec<QueryVectors> = (0..queries).map(|_| generator.query()).collect();
-    let settings = SearchSettings::default();
     let strategies: Vec<Strategy> = Strategy::all_defaults()
         .into_iter()
         .filter(|s| !s.needs_llm())
@@ -285,7 +285,7 @@ pub async fn bench_scale(
         for query in &query_vectors {
             let started = Instant::now();
             let result = library
-                .search_with_query("", query, 0.0, &strategy, &settings)
+                .search_with_query("", query, 0.0, &strategy, settings)
                 .await?;
             whole_times.push(started.elapsed().as_secs_f64() * 1e3);
             times.push(result.search_ms);

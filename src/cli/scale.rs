@@ -22,6 +22,9 @@ pub struct ScaleArgs {
     /// a folder that already holds one is searched again without rebuilding.
     #[arg(long)]
     pub dir: Option<PathBuf>,
+    /// How the tree strategies score sections (see `search --section-scoring`).
+    #[arg(long, default_value_t = pagetree::search::DEFAULT_SECTION_SCORING)]
+    pub section_scoring: pagetree::search::SectionScoring,
     #[arg(long)]
     pub json: bool,
 }
@@ -32,7 +35,19 @@ pub async fn run(args: &ScaleArgs, options: OpenOptions) -> Result<ExitCode> {
         .dir
         .clone()
         .unwrap_or_else(|| temporary.path().join("library"));
-    let report = bench_scale(&root, options, args.nodes, args.queries, args.seed).await?;
+    let settings = pagetree::search::SearchSettings {
+        section_scoring: args.section_scoring,
+        ..Default::default()
+    };
+    let report = bench_scale(
+        &root,
+        options,
+        args.nodes,
+        args.queries,
+        args.seed,
+        &settings,
+    )
+    .await?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
