@@ -440,22 +440,14 @@ impl<'a> SearchRun<'a> {
     }
 
     async fn flat(&mut self, k: usize, documents: &[i64]) -> Result<Vec<ScoredNode>, StoreError> {
-        let mut ranked = Vec::new();
-        if self.whole_library && !self.others_stored {
-            ranked = self.top_pages(&Candidates::AllLeaves, k).await?;
-            // A page of a document not searched (one whose ingestion began since the
-            // catalog was read) means the answer is asked again of the searched
-            // documents alone.
-            let searched: HashSet<i64> = documents.iter().copied().collect();
-            if ranked.iter().any(|n| !searched.contains(&doc_id_of(n.id))) {
-                ranked.clear();
-            }
-        }
-        if ranked.is_empty() {
-            ranked = self
-                .top_pages(&Candidates::LeavesOf(documents.to_vec()), k)
-                .await?;
-        }
+        let ranked = self
+            .top_of_searched(
+                Candidates::AllLeaves,
+                Candidates::LeavesOf(documents.to_vec()),
+                k,
+                documents,
+            )
+            .await?;
         self.record(
             "top-k pages",
             &ranked,
@@ -475,19 +467,14 @@ impl<'a> SearchRun<'a> {
         depth: usize,
         documents: &[i64],
     ) -> Result<Vec<ScoredNode>, StoreError> {
-        let mut ranked = Vec::new();
-        if self.whole_library && !self.others_stored {
-            ranked = self.top_pages(&Candidates::AllNodes, depth).await?;
-            let searched: HashSet<i64> = documents.iter().copied().collect();
-            if ranked.iter().any(|n| !searched.contains(&doc_id_of(n.id))) {
-                ranked.clear();
-            }
-        }
-        if ranked.is_empty() {
-            ranked = self
-                .top_pages(&Candidates::NodesOf(documents.to_vec()), depth)
-                .await?;
-        }
+        let ranked = self
+            .top_of_searched(
+                Candidates::AllNodes,
+                Candidates::NodesOf(documents.to_vec()),
+                depth,
+                documents,
+            )
+            .await?;
         let cut = sensitive_knee_cut(&scores(&ranked), 1.0);
         let kept = &ranked[..cut.keep];
         self.load(kept).await?;
@@ -522,6 +509,28 @@ impl<'a> SearchRun<'a> {
             chosen.len()
         );
         Ok(chosen)
+    }
+
+    /// The best `k` of `everywhere` when the search covers the whole library and the
+    /// store holds nothing else (one cheap payload filter), else of `of_documents`.
+    async fn top_of_searched(
+        &mut self,
+        everywhere: Candidates,
+        of_documents: Candidates,
+        k: usize,
+        documents: &[i64],
+    ) -> Result<Vec<ScoredNode>, StoreError> {
+        if self.whole_library && !self.others_stored {
+            let ranked = self.top_pages(&everywhere, k).await?;
+            // A node of a document not searched (one whose ingestion began since the
+            // catalog was read) means the answer is asked again of the searched
+            // documents alone.
+            let searched: HashSet<i64> = documents.iter().copied().collect();
+            if !ranked.is_empty() && ranked.iter().all(|n| searched.contains(&doc_id_of(n.id))) {
+                return Ok(ranked);
+            }
+        }
+        self.top_pages(&of_documents, k).await
     }
 
     async fn top_pages(
