@@ -26,18 +26,20 @@ use crate::store::{Fusion, FusionMethod, ScoredNode};
 /// hit 0.170 at 8,768 mean context tokens against 0.149 at 22,411 for k = 60.
 pub const DEFAULT_RRF_K: usize = 2;
 /// RRF. The score fusions carry evidence into the knee's curve and win on FinanceBench
-/// (dev, whole library at 2,500 tokens, best-page: knee .298 with DBSF against .255
-/// with RRF; per document .404 against .340), but lose badly on xquad-dev, where the
-/// English-only dense model is noise on Spanish and Russian pages and a score fusion
-/// gives that noise a full share (knee es .663 against .837, ru .410 against .600).
-/// They are settings (`--fusion dbsf|min-max`) until the dense model reads every
-/// language (issue 21).
+/// (dev, best-page, 2,500 tokens: knee whole library .298 with DBSF against .255 with
+/// RRF, per document .404 against .340), but lose badly on xquad-dev (600 tokens),
+/// where the English-only dense model is noise on Spanish and Russian pages and a
+/// score fusion gives that noise a full share (knee es .655 against .825, ru .404
+/// against .592). They are settings (`--fusion dbsf|min-max`) until the dense model
+/// reads every language (issue 21).
 pub const DEFAULT_FUSION: FusionMethod = FusionMethod::Rrf;
 
-/// Best-page scoring: on the dev splits (every strategy at the same budget) it lifts
-/// every tree strategy on xquad-dev in all three languages (knee en .873 → .949, es
-/// .672 → .837, ru .456 → .600 at 600 tokens) and per document on FinanceBench (knee
-/// .255 → .340 at 2,500); see the closing note of issue 22 for the sweep.
+/// Best-page scoring, against own-text, on the dev splits (RRF): it lifts every tree
+/// strategy on xquad-dev in all three languages at 600 tokens (knee en .864 → .941,
+/// es .662 → .825, ru .453 → .592) and per document on FinanceBench at 2,500 (knee
+/// .255 → .340, branch .277 → .340). Over FinanceBench's whole library it is mixed
+/// (beam .298 → .319, knee .277 → .255, sensitive knee .383 → .319); see the closing
+/// note of issue 22 for the sweep.
 pub const DEFAULT_SECTION_SCORING: SectionScoring = SectionScoring::BestPage;
 
 /// How a section (a parent or a root) is scored when a step ranks it.

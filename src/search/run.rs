@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-use super::knee::{sensitive_knee_cut, CutRule};
+use super::knee::{knee_cut, CutRule};
 use super::node_cache::NodeCache;
 use super::walk::{elimination_walk, Stop, StopRule};
 use super::{SectionScoring, SelectedNode, Strategy, TraceStep};
@@ -71,8 +71,8 @@ pub struct SearchRun<'a> {
     /// Added to the fused scores of these roots at the first step (document cards that
     /// match the question).
     root_boosts: HashMap<u64, f32>,
-    /// Whether the boosts weigh on every step, not only the first.
-    carry_boosts: bool,
+    /// The boosts by document, when they weigh on every step, not only the first.
+    carried_boosts: HashMap<i64, f32>,
     section_scoring: SectionScoring,
     /// With best-page scoring, the evidence per document, gathered once per search.
     page_evidence: HashMap<i64, PageEvidence>,
@@ -110,7 +110,7 @@ impl<'a> SearchRun<'a> {
             others_stored: true,
             stray_roots: STRAY_ROOTS,
             root_boosts: HashMap::new(),
-            carry_boosts: false,
+            carried_boosts: HashMap::new(),
             section_scoring: SectionScoring::OwnText,
             page_evidence: HashMap::new(),
             root_ids: HashSet::new(),
@@ -139,8 +139,13 @@ impl<'a> SearchRun<'a> {
     /// Ranks these roots up at the first step by the boost given (root id → boost), and
     /// with `carried` every node of their documents at later steps too.
     pub fn with_root_boosts(mut self, boosts: HashMap<u64, f32>, carried: bool) -> Self {
+        if carried {
+            self.carried_boosts = boosts
+                .iter()
+                .map(|(&root, &boost)| (doc_id_of(root), boost))
+                .collect();
+        }
         self.root_boosts = boosts;
-        self.carry_boosts = carried;
         self
     }
 
@@ -213,16 +218,12 @@ impl<'a> SearchRun<'a> {
         // What the question says about its document holds at every step: without it the
         // second step compares two boosted filings on content alone, and the filing the
         // card matched less well can take the beam (dev split, whole library, RRF and
-        // best-page scoring: beam .191 → .340, knee .170 → .255, sensitive knee
-        // .149 → .319).
-        if self.carry_boosts && !self.root_boosts.is_empty() {
-            let by_document: HashMap<i64, f32> = self
-                .root_boosts
-                .iter()
-                .map(|(&root, &boost)| (doc_id_of(root), boost))
-                .collect();
+        // best-page scoring from 200 evidence pages: beam .191 → .340, knee
+        // .170 → .255, sensitive knee .149 → .319).
+        if !self.carried_boosts.is_empty() {
             for node in &mut ranked {
-                node.score += by_document.get(&doc_id_of(node.id)).copied().unwrap_or(0.0);
+                let boost = self.carried_boosts.get(&doc_id_of(node.id));
+                node.score += boost.copied().unwrap_or(0.0);
             }
             crate::store::canonical_order(&mut ranked);
         }
@@ -240,7 +241,7 @@ impl<'a> SearchRun<'a> {
             for root in &mut ranked {
                 root.score += self.root_boosts.get(&root.id).copied().unwrap_or(0.0);
             }
-            ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+            crate::store::canonical_order(&mut ranked);
         }
         Ok(ranked)
     }
@@ -475,7 +476,7 @@ impl<'a> SearchRun<'a> {
                 documents,
             )
             .await?;
-        let cut = sensitive_knee_cut(&scores(&ranked), 1.0);
+        let cut = knee_cut(&scores(&ranked));
         let kept = &ranked[..cut.keep];
         self.load(kept).await?;
         let mut chosen: Vec<ScoredNode> = Vec::new();
@@ -753,7 +754,7 @@ impl<'a> SearchRun<'a> {
                 narrowed.push(scored);
                 continue;
             };
-            let cut = sensitive_knee_cut(&scores(&ranked), 1.0);
+            let cut = knee_cut(&scores(&ranked));
             let keep = cut.keep.min(max_pages as usize).max(1);
             // The pages inherit the section's score so that sections keep their order.
             let best: Vec<ScoredNode> = ranked[..keep.min(ranked.len())]

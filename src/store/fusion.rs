@@ -43,26 +43,20 @@ pub fn fuse_rankings(
     ranked
 }
 
-/// What each node of one list adds to its fused score.
+/// What each node of one list adds to its fused score. Every method takes the list in
+/// one fixed order: RRF needs it ranked, and the score fusions' mean and deviation are
+/// sums, which give the same scores bit for bit only in the same order, however a
+/// store happened to order the list.
 fn list_scores(mut list: Vec<(u64, f32)>, fusion: Fusion, weight: f32) -> Vec<(u64, f32)> {
+    rank_in_place(&mut list);
     match fusion.method {
-        FusionMethod::Rrf => {
-            rank_in_place(&mut list);
-            list.iter()
-                .enumerate()
-                .map(|(position, &(id, _))| (id, position_score(position, fusion.rrf_k, weight)))
-                .collect()
-        }
-        FusionMethod::Dbsf | FusionMethod::MinMax => {
-            // The mean and deviation are sums: taken in one fixed order, the same list
-            // gives the same scores bit for bit however a store happened to order it.
-            rank_in_place(&mut list);
-            let bounds = match fusion.method {
-                FusionMethod::Dbsf => distribution_bounds,
-                _ => min_max_bounds,
-            };
-            normalised(list, bounds, weight)
-        }
+        FusionMethod::Rrf => list
+            .iter()
+            .enumerate()
+            .map(|(position, &(id, _))| (id, position_score(position, fusion.rrf_k, weight)))
+            .collect(),
+        FusionMethod::Dbsf => normalised(list, distribution_bounds, weight),
+        FusionMethod::MinMax => normalised(list, min_max_bounds, weight),
     }
 }
 
