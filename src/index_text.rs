@@ -3,6 +3,8 @@
 //! name; a page is embedded in its own words, a section by its summary.
 
 use crate::card::DocumentCard;
+use crate::embed::windows::WindowSplitter;
+use crate::embed::EmbedError;
 use crate::tree::Node;
 
 /// The text of a node's dense vector: the card's short form, then the page's own text
@@ -15,6 +17,25 @@ pub fn dense_text(node: &Node, card: Option<&DocumentCard>, page_text: Option<&s
     match card.map(DocumentCard::short_form).filter(|s| !s.is_empty()) {
         Some(identity) => format!("{identity}.\n{body}"),
         None => body.to_string(),
+    }
+}
+
+/// The texts of a node's dense vectors: a page with a text layer in up to
+/// `max_windows` windows of its own words, each after the card's short form; otherwise
+/// the one text of [`dense_text`].
+pub fn dense_texts(
+    node: &Node,
+    card: Option<&DocumentCard>,
+    page_text: Option<&str>,
+    splitter: &WindowSplitter,
+    max_windows: usize,
+) -> Result<Vec<String>, EmbedError> {
+    match page_text.filter(|text| !text.trim().is_empty()) {
+        Some(text) => {
+            let identity = card.map(DocumentCard::short_form);
+            splitter.windows(identity.as_deref(), text, max_windows)
+        }
+        None => Ok(vec![dense_text(node, card, None)]),
     }
 }
 

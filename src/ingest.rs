@@ -331,6 +331,7 @@ impl Library {
         let sparse = self.sparse().await?;
         let include_text = self.settings().index_leaf_text;
         let embed_text = self.settings().embed_page_text;
+        let windows = self.page_windows().await?;
         let text_of = |node: &Node| {
             node.is_leaf()
                 .then(|| pages.get(node.page_start as usize - 1))
@@ -344,18 +345,15 @@ impl Library {
         let mut remaining = nodes.into_iter().peekable();
         while remaining.peek().is_some() {
             let chunk: Vec<Node> = remaining.by_ref().take(EMBED_CHUNK).collect();
-            let texts: Vec<String> = chunk
+            let texts = chunk
                 .iter()
                 .map(|node| {
                     let page_text = text_of(node).filter(|_| embed_text);
-                    index_text::dense_text(node, card, page_text)
+                    index_text::dense_texts(node, card, page_text, dense.splitter(), windows)
                 })
-                .collect();
-            let embedder = dense.clone();
+                .collect::<std::result::Result<Vec<_>, _>>()?;
             let started = Instant::now();
-            let vectors = tokio::task::spawn_blocking(move || embedder.embed(&texts))
-                .await
-                .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))??;
+            let vectors = embed_windows(&dense, texts).await?;
             dense_seconds += started.elapsed().as_secs_f64();
             let started = Instant::now();
             for (node, dense_vector) in chunk.into_iter().zip(vectors) {
@@ -385,7 +383,13 @@ impl Library {
     /// Rebuilds every ready document's BM25 vectors (and, with `dense`, its dense
     /// vectors) from its stored nodes, page texts and card: after a change of what is
     /// indexed, without reading the PDFs again. Returns the number of points rewritten.
-    pub async fn reindex(&self, dense: bool, progress: &dyn Progress) -> Result<usize> {
+    ///
+    /// With `dense`, pages are embedded in as many windows as the settings ask; an
+    /// embedded index made before windows is rebuilt to keep them ([`Library::rebuild_index`]).
+    pub async fn reindex(&mut self, dense: bool, progress: &dyn Progress) -> Result<usize> {
+        if dense && self.needs_rebuild_for_windows().await? {
+            return self.rebuild_index(progress).await;
+        }
         let documents = self
             .catalog()
             .documents_with_status(DocumentStatus::Ready)
@@ -410,10 +414,30 @@ impl Library {
 
     async fn reindex_points(&self, document: &DocumentRecord, dense: bool) -> Result<usize> {
         let store = self.store().await?;
+        let points = store.document_points(document.id).await?;
+        let windows = self.page_windows().await?;
+        let points = self
+            .revectored(document, points, dense.then_some(windows))
+            .await?;
+        let rewritten = points.len();
+        for batch in points.chunks(UPSERT_CHUNK) {
+            store.upsert(batch.to_vec()).await?;
+        }
+        Ok(rewritten)
+    }
+
+    /// A document's points with BM25 vectors made again from its stored nodes, page
+    /// texts and card, and with `dense_windows`, dense vectors too (pages in up to that
+    /// many windows).
+    pub(crate) async fn revectored(
+        &self,
+        document: &DocumentRecord,
+        mut points: Vec<IndexedNode>,
+        dense_windows: Option<usize>,
+    ) -> Result<Vec<IndexedNode>> {
         let sparse = self.sparse().await?;
         let include_text = self.settings().index_leaf_text;
         let embed_text = self.settings().embed_page_text;
-        let mut points = store.document_points(document.id).await?;
         let leaves: Vec<(i64, u32)> = points
             .iter()
             .filter(|p| p.node.is_leaf())
@@ -438,31 +462,43 @@ impl Library {
                 page_text,
             )));
         }
-        if dense {
+        if let Some(windows) = dense_windows {
             let embedder = self.dense().await?;
             for chunk in points.chunks_mut(EMBED_CHUNK) {
-                let inputs: Vec<String> = chunk
+                let inputs = chunk
                     .iter()
                     .map(|point| {
                         let page_text = text_of(&point.node).filter(|_| embed_text);
-                        index_text::dense_text(&point.node, card, page_text)
+                        index_text::dense_texts(
+                            &point.node,
+                            card,
+                            page_text,
+                            embedder.splitter(),
+                            windows,
+                        )
                     })
-                    .collect();
-                let model = embedder.clone();
-                let vectors = tokio::task::spawn_blocking(move || model.embed(&inputs))
-                    .await
-                    .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))??;
+                    .collect::<std::result::Result<Vec<_>, _>>()?;
+                let vectors = embed_windows(&embedder, inputs).await?;
                 for (point, vector) in chunk.iter_mut().zip(vectors) {
                     point.dense = vector;
                 }
             }
         }
-        let rewritten = points.len();
-        for batch in points.chunks(UPSERT_CHUNK) {
-            store.upsert(batch.to_vec()).await?;
-        }
-        Ok(rewritten)
+        Ok(points)
     }
+}
+
+/// Embeds groups of windows off the async runtime: one vector per window, in groups.
+async fn embed_windows(
+    embedder: &std::sync::Arc<crate::embed::DenseEmbedder>,
+    groups: Vec<Vec<String>>,
+) -> Result<Vec<Vec<Vec<f32>>>> {
+    let model = embedder.clone();
+    Ok(
+        tokio::task::spawn_blocking(move || model.embed_grouped(&groups))
+            .await
+            .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))??,
+    )
 }
 
 fn warnings(pages: &DescribeReport, tree: &DescribeReport, texts: &[PageText]) -> Vec<String> {

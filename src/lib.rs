@@ -17,6 +17,7 @@ pub mod llm;
 pub mod migrate;
 pub mod pdf;
 pub mod plot;
+pub mod rebuild;
 pub mod render;
 pub mod search;
 pub mod settings;

@@ -52,6 +52,8 @@ pub enum LibraryError {
         requested: String,
         command: String,
     },
+    #[error("the library's vectors on {0} keep one vector a page; to embed pages in windows, move the library to this computer's embedded store, reindex it there, and move it back")]
+    RebuildRemote(String),
     #[error("the library's vectors are already on {0}")]
     AlreadyThere(String),
     #[error("the copy on {target} does not match the library ({detail}); nothing was switched, the library still uses {source_location}")]
@@ -252,6 +254,25 @@ impl Library {
             .cloned()
     }
 
+    /// How many windows of a page are embedded: the setting, where the index can keep
+    /// more than one.
+    pub async fn page_windows(&self) -> Result<usize> {
+        Ok(match self.store().await?.dense_layout() {
+            crate::store::DenseLayout::Single => 1,
+            crate::store::DenseLayout::Windows => self.settings.page_windows,
+        })
+    }
+
+    /// The folder of the embedded index.
+    pub(crate) fn index_dir(&self) -> PathBuf {
+        self.root.join(INDEX_DIR)
+    }
+
+    /// Lets go of the open store; the next call to [`Library::store`] opens it again.
+    pub(crate) fn close_store(&mut self) {
+        self.store = OnceCell::new();
+    }
+
     /// Node payloads kept between searches.
     pub fn node_cache(&self) -> &crate::search::node_cache::NodeCache {
         &self.node_cache
@@ -288,6 +309,12 @@ impl Library {
             StoreLocation::Embedded => {
                 let path = self.root.join(INDEX_DIR);
                 let store = tokio::task::spawn_blocking(move || {
+                    crate::rebuild::recover_interrupted_rebuild(&path).map_err(|err| {
+                        crate::store::StoreError::Open {
+                            path: path.display().to_string(),
+                            detail: format!("an interrupted rebuild could not be resolved: {err}"),
+                        }
+                    })?;
                     if fresh && path.exists() {
                         std::fs::remove_dir_all(&path).map_err(|err| {
                             crate::store::StoreError::Open {

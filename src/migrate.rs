@@ -139,7 +139,7 @@ fn pick_samples(points: &[IndexedNode], samples: &mut Vec<QueryVectors>) {
     let page = points.iter().find(|point| point.node.level == 0);
     for point in root.into_iter().chain(page) {
         samples.push(QueryVectors {
-            dense: point.dense.clone(),
+            dense: point.first_window().to_vec(),
             sparse: point.sparse.clone(),
         });
     }

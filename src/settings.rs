@@ -8,6 +8,9 @@ use crate::pdf::DEFAULT_MAX_PAGES;
 use crate::tree::{DEFAULT_GROUP_WIDTH, MAX_GROUP_WIDTH, MIN_GROUP_WIDTH};
 
 pub const DEFAULT_BM25_LANGUAGE: &str = "english";
+/// Windows a page is embedded in, at most (see [`crate::embed::windows`]).
+pub const DEFAULT_PAGE_WINDOWS: usize = 4;
+pub const MAX_PAGE_WINDOWS: usize = 16;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LibrarySettings {
@@ -22,6 +25,11 @@ pub struct LibrarySettings {
     /// its description; sections are always embedded by their summaries.
     #[serde(default = "embed_page_text_default")]
     pub embed_page_text: bool,
+    /// How many windows of a page's text are embedded, at most; a page is found by its
+    /// best window. Libraries made before windows read as 1: their index keeps one
+    /// vector a node until `reindex --windows` rebuilds it.
+    #[serde(default = "single_window")]
+    pub page_windows: usize,
     /// OpenAI-compatible endpoint for descriptions and answers; none means offline.
     pub llm_base_url: Option<String>,
     pub llm_model: Option<String>,
@@ -35,6 +43,7 @@ impl Default for LibrarySettings {
             max_pages: DEFAULT_MAX_PAGES,
             index_leaf_text: false,
             embed_page_text: true,
+            page_windows: DEFAULT_PAGE_WINDOWS,
             llm_base_url: None,
             llm_model: None,
         }
@@ -43,6 +52,10 @@ impl Default for LibrarySettings {
 
 fn embed_page_text_default() -> bool {
     true
+}
+
+fn single_window() -> usize {
+    1
 }
 
 const SETTINGS_KEY: &str = "library_settings";
@@ -66,6 +79,12 @@ impl LibrarySettings {
         }
         if self.max_pages == 0 {
             return Err("the page limit must be at least 1".into());
+        }
+        if !(1..=MAX_PAGE_WINDOWS).contains(&self.page_windows) {
+            return Err(format!(
+                "a page is embedded in 1 to {MAX_PAGE_WINDOWS} windows, not {}",
+                self.page_windows
+            ));
         }
         Ok(())
     }
@@ -101,5 +120,18 @@ mod tests {
             ..LibrarySettings::default()
         };
         assert!(settings.validate().unwrap_err().contains("between 3 and 5"));
+    }
+
+    #[test]
+    fn a_library_saved_before_windows_reads_as_one_window() {
+        let mut old = serde_json::to_value(LibrarySettings::default()).expect("json");
+        old.as_object_mut().expect("object").remove("page_windows");
+        let read: LibrarySettings = serde_json::from_value(old).expect("old settings");
+        assert_eq!(read.page_windows, 1);
+        let zero = LibrarySettings {
+            page_windows: 0,
+            ..LibrarySettings::default()
+        };
+        assert!(zero.validate().unwrap_err().contains("windows"));
     }
 }

@@ -84,7 +84,7 @@ impl Generator {
             .into_iter()
             .map(|node| IndexedNode {
                 node,
-                dense: self.unit_vector(),
+                dense: vec![self.unit_vector()],
                 sparse: self.sparse(TERMS_PER_NODE),
             })
             .collect()
@@ -369,7 +369,7 @@ mod tests {
             let nodes: Vec<Node> = indexed.iter().map(|n| n.node.clone()).collect();
             check_invariants(&nodes, pages as u32).expect("a valid tree");
             for node in &indexed {
-                let norm: f32 = node.dense.iter().map(|x| x * x).sum::<f32>().sqrt();
+                let norm: f32 = node.dense[0].iter().map(|x| x * x).sum::<f32>().sqrt();
                 assert!((norm - 1.0).abs() < 1e-4);
                 assert!(
                     node.sparse.indices.windows(2).all(|w| w[0] < w[1]),

@@ -28,6 +28,10 @@ pub struct IngestArgs {
     /// Refuse documents longer than this many pages.
     #[arg(long)]
     pub max_pages: Option<u32>,
+    /// Embed each page in up to this many windows of the model's length (default 4);
+    /// documents already in the library keep theirs until `reindex --windows`.
+    #[arg(long, value_name = "N")]
+    pub windows: Option<usize>,
     /// Print one JSON object per document instead of text.
     #[arg(long)]
     pub json: bool,
@@ -124,7 +128,11 @@ pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
 }
 
 async fn apply_settings(library: &mut Library, args: &IngestArgs) -> Result<()> {
-    if args.width.is_none() && args.language.is_none() && args.max_pages.is_none() {
+    if args.width.is_none()
+        && args.language.is_none()
+        && args.max_pages.is_none()
+        && args.windows.is_none()
+    {
         return Ok(());
     }
     let current = library.settings().clone();
@@ -135,6 +143,7 @@ async fn apply_settings(library: &mut Library, args: &IngestArgs) -> Result<()> 
             .clone()
             .unwrap_or(current.bm25_language.clone()),
         max_pages: args.max_pages.unwrap_or(current.max_pages),
+        page_windows: args.windows.unwrap_or(current.page_windows),
         ..current
     };
     library.update_settings(wanted).await?;

@@ -120,6 +120,10 @@ pub enum Command {
         /// Re-embed the dense vectors too (the slow part of an ingestion).
         #[arg(long)]
         dense: bool,
+        /// Embed each page in up to this many windows of the model's length, found by
+        /// its best one; implies --dense. An index made before windows is rebuilt.
+        #[arg(long, value_name = "N")]
+        windows: Option<usize>,
     },
     /// Show a document's card (what it says it is), or correct it.
     Card(card::CardArgs),
@@ -188,26 +192,29 @@ pub async fn run(args: Args) -> Result<ExitCode> {
             leaf_text,
             page_text,
             dense,
+            windows,
         } => {
             let mut library = open(&root, &args).await?;
-            if leaf_text.is_some() || page_text.is_some() {
+            if leaf_text.is_some() || page_text.is_some() || windows.is_some() {
                 let current = library.settings().clone();
                 let settings = pagetree::settings::LibrarySettings {
                     index_leaf_text: leaf_text.unwrap_or(current.index_leaf_text),
                     embed_page_text: page_text.unwrap_or(current.embed_page_text),
+                    page_windows: windows.unwrap_or(current.page_windows),
                     ..current
                 };
                 library.update_settings(settings).await?;
             }
-            let dense = *dense || page_text.is_some();
+            let dense = *dense || page_text.is_some() || windows.is_some();
             let started = std::time::Instant::now();
             let points = library
                 .reindex(dense, &pagetree::ingest::NoProgress)
                 .await?;
             println!(
-                "rebuilt the {} vectors of {points} nodes in {:.1} s (page text in BM25 {})",
+                "rebuilt the {} vectors of {points} nodes in {:.1} s (pages in up to {} window(s), page text in BM25 {})",
                 if dense { "dense and BM25" } else { "BM25" },
                 started.elapsed().as_secs_f64(),
+                library.page_windows().await?,
                 if library.settings().index_leaf_text {
                     "included"
                 } else {

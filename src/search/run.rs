@@ -925,7 +925,7 @@ mod tests {
             .into_iter()
             .enumerate()
             .map(|(index, node)| IndexedNode {
-                dense: along(cosine(&node), index),
+                dense: vec![along(cosine(&node), index)],
                 // Only the answering page shares the query's term.
                 sparse: crate::store::Sparse {
                     indices: vec![if cosine(&node) > 0.9 { 7 } else { 8 }],
@@ -1154,6 +1154,9 @@ mod tests {
 
     #[async_trait::async_trait]
     impl VectorStore for RecordingStore {
+        fn dense_layout(&self) -> crate::store::DenseLayout {
+            self.inner.dense_layout()
+        }
         async fn upsert(&self, nodes: Vec<crate::store::IndexedNode>) -> Result<(), StoreError> {
             self.inner.upsert(nodes).await
         }

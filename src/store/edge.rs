@@ -9,16 +9,17 @@ use async_trait::async_trait;
 use qdrant_edge::{
     Condition, CreateIndex, Distance, EdgeConfig, EdgeConfigBuilder, EdgeOptimizersConfig,
     EdgeShard, EdgeSparseVectorParamsBuilder, EdgeVectorParamsBuilder, FieldCondition,
-    FieldIndexOperations, Filter, HasIdCondition, IntegerIndexParams, Match, Modifier, NamedQuery,
-    OperationError, PayloadFieldSchema, PayloadSchemaParams, PointId, PointInsertOperations,
-    PointOperations, QueryEnum, QueryRequest, ScoringQuery, ScrollRequest, SearchParams,
-    SparseVector, UpdateOperation, ValueVariants, VectorInternal, VectorPersisted,
-    VectorStructPersisted, WithPayloadInterface, WithVector,
+    FieldIndexOperations, Filter, HasIdCondition, IntegerIndexParams, Match, Modifier,
+    MultiVectorComparator, MultiVectorConfig, NamedQuery, OperationError, PayloadFieldSchema,
+    PayloadSchemaParams, PointId, PointInsertOperations, PointOperations, QueryEnum, QueryRequest,
+    ScoringQuery, ScrollRequest, SearchParams, SparseVector, TypedMultiDenseVector,
+    UpdateOperation, ValueVariants, VectorInternal, VectorPersisted, VectorStructPersisted,
+    WithPayloadInterface, WithVector,
 };
 
 use super::{
-    Candidates, Fusion, IndexedNode, QueryVectors, ScoredNode, SimilarityLists, StoreError,
-    VectorStore, DENSE_VECTOR, SPARSE_VECTOR,
+    Candidates, DenseLayout, Fusion, IndexedNode, QueryVectors, ScoredNode, SimilarityLists,
+    StoreError, VectorStore, DENSE_VECTOR, SPARSE_VECTOR,
 };
 use crate::tree::Node;
 
@@ -38,11 +39,13 @@ const SEGMENTS: usize = 8;
 
 pub struct EdgeStore {
     shard: Arc<EdgeShard>,
+    layout: DenseLayout,
 }
 
 impl EdgeStore {
     /// Opens the index in `path`, creating it for `dimension`-sized dense vectors when
-    /// the folder holds none yet.
+    /// the folder holds none yet. A new index keeps every window of a node
+    /// ([`DenseLayout::Windows`]); one made before windows keeps its single vectors.
     pub fn open(path: &Path, dimension: usize) -> Result<Self, StoreError> {
         let open_error = |err: OperationError| StoreError::Open {
             path: path.display().to_string(),
@@ -54,7 +57,8 @@ impl EdgeStore {
         })?;
         let fresh = !path.join("edge_config.json").exists();
         let shard = if fresh {
-            EdgeShard::new(path, new_index_config(dimension)).map_err(open_error)?
+            EdgeShard::new(path, new_index_config(dimension, DenseLayout::Windows))
+                .map_err(open_error)?
         } else {
             // Housekeeping only: a log that could not be trimmed still opens.
             if let Err(err) = super::edge_wal::trim_write_ahead_log(path) {
@@ -73,12 +77,15 @@ impl EdgeStore {
                 })
                 .map_err(open_error)?;
         }
-        let stored = shard
-            .config()
-            .vectors
-            .get(DENSE_VECTOR)
+        let dense_params = shard.config().vectors.get(DENSE_VECTOR).cloned();
+        let stored = dense_params
+            .as_ref()
             .map(|params| params.size)
             .unwrap_or(dimension);
+        let layout = match dense_params.and_then(|params| params.multivector_config) {
+            Some(_) => DenseLayout::Windows,
+            None => DenseLayout::Single,
+        };
         if stored != dimension {
             return Err(StoreError::DimensionMismatch {
                 stored,
@@ -87,6 +94,7 @@ impl EdgeStore {
         }
         Ok(Self {
             shard: Arc::new(shard),
+            layout,
         })
     }
 
@@ -111,7 +119,7 @@ impl EdgeStore {
         limit: usize,
         exact: bool,
     ) -> Result<(Vec<(u64, f32)>, Vec<(u64, f32)>), StoreError> {
-        let (dense, sparse) = query_vectors(query);
+        let (dense, sparse) = query_vectors(query, self.layout)?;
         let dense_filter = filter.clone();
         futures::try_join!(
             self.blocking(move |shard| {
@@ -154,7 +162,10 @@ impl EdgeStore {
                 let (dense, sparse) = match record.vector {
                     Some(qdrant_edge::VectorStructInternal::Named(mut vectors)) => {
                         let dense = match vectors.remove(DENSE_VECTOR) {
-                            Some(VectorInternal::Dense(dense)) => dense,
+                            Some(VectorInternal::Dense(dense)) => vec![dense],
+                            Some(VectorInternal::MultiDense(windows)) => {
+                                windows.multi_vectors().map(<[f32]>::to_vec).collect()
+                            }
                             _ => Vec::new(),
                         };
                         let sparse = match vectors.remove(SPARSE_VECTOR) {
@@ -182,10 +193,18 @@ impl EdgeStore {
 
 #[async_trait]
 impl VectorStore for EdgeStore {
+    fn dense_layout(&self) -> DenseLayout {
+        self.layout
+    }
+
     async fn upsert(&self, nodes: Vec<IndexedNode>) -> Result<(), StoreError> {
+        let layout = self.layout;
         self.blocking(move |shard| {
             for chunk in nodes.chunks(UPSERT_BATCH) {
-                let points = chunk.iter().map(to_point).collect::<Result<Vec<_>, _>>()?;
+                let points = chunk
+                    .iter()
+                    .map(|node| to_point(node, layout))
+                    .collect::<Result<Vec<_>, _>>()?;
                 shard
                     .update(UpdateOperation::PointOperation(
                         PointOperations::UpsertPoints(PointInsertOperations::PointsList(points)),
@@ -289,7 +308,7 @@ impl VectorStore for EdgeStore {
         let filter = candidates_filter(candidates)?;
         let limit = limit.max(1);
         let (dense, sparse) = if limit < SIDE_BY_SIDE_FROM {
-            let (dense, sparse) = query_vectors(query);
+            let (dense, sparse) = query_vectors(query, self.layout)?;
             // On the calling thread: handing a small call to a blocking thread cost
             // about 50 us (criterion, 20 candidates), more than it saves.
             let dense = similarities(
@@ -313,22 +332,38 @@ impl VectorStore for EdgeStore {
 /// searches side by side.
 const SIDE_BY_SIDE_FROM: usize = 256;
 
-fn query_vectors(query: &QueryVectors) -> (VectorInternal, VectorInternal) {
-    (
-        VectorInternal::from(query.dense.clone()),
+/// The query's vectors as the index compares them: against windows, the query is a
+/// multivector of one, so that MaxSim gives its similarity to the best window.
+fn query_vectors(
+    query: &QueryVectors,
+    layout: DenseLayout,
+) -> Result<(VectorInternal, VectorInternal), StoreError> {
+    let dense = match layout {
+        DenseLayout::Single => VectorInternal::from(query.dense.clone()),
+        DenseLayout::Windows => VectorInternal::from(
+            TypedMultiDenseVector::<f32>::try_from_flatten(query.dense.clone(), query.dense.len())
+                .map_err(|err| StoreError::Engine(format!("bad query vector: {err}")))?,
+        ),
+    };
+    Ok((
+        dense,
         VectorInternal::from(SparseVector {
             indices: query.sparse.indices.clone(),
             values: query.sparse.values.clone(),
         }),
-    )
+    ))
 }
 
-fn new_index_config(dimension: usize) -> EdgeConfig {
+fn new_index_config(dimension: usize, layout: DenseLayout) -> EdgeConfig {
+    let dense = EdgeVectorParamsBuilder::new(dimension, Distance::Cosine);
+    let dense = match layout {
+        DenseLayout::Single => dense,
+        DenseLayout::Windows => dense.multivector_config(MultiVectorConfig {
+            comparator: MultiVectorComparator::MaxSim,
+        }),
+    };
     EdgeConfigBuilder::new()
-        .vector(
-            DENSE_VECTOR,
-            EdgeVectorParamsBuilder::new(dimension, Distance::Cosine).build(),
-        )
+        .vector(DENSE_VECTOR, dense.build())
         .sparse_vector(
             SPARSE_VECTOR,
             EdgeSparseVectorParamsBuilder::new()
@@ -515,7 +550,10 @@ fn field(name: &str) -> Result<qdrant_edge::JsonPath, StoreError> {
         .map_err(|_| StoreError::Engine(format!("bad field name {name}")))
 }
 
-fn to_point(indexed: &IndexedNode) -> Result<qdrant_edge::PointStructPersisted, StoreError> {
+fn to_point(
+    indexed: &IndexedNode,
+    layout: DenseLayout,
+) -> Result<qdrant_edge::PointStructPersisted, StoreError> {
     let payload = match serde_json::to_value(&indexed.node) {
         Ok(serde_json::Value::Object(map)) => qdrant_edge::Payload(map),
         Ok(_) | Err(_) => return Err(StoreError::BadPayload("a node is not a JSON object".into())),
@@ -528,7 +566,10 @@ fn to_point(indexed: &IndexedNode) -> Result<qdrant_edge::PointStructPersisted, 
     let vectors = HashMap::from([
         (
             DENSE_VECTOR.to_string(),
-            VectorPersisted::Dense(indexed.dense.clone()),
+            match layout {
+                DenseLayout::Single => VectorPersisted::Dense(indexed.first_window().to_vec()),
+                DenseLayout::Windows => VectorPersisted::MultiDense(indexed.dense.clone()),
+            },
         ),
         (SPARSE_VECTOR.to_string(), VectorPersisted::Sparse(sparse)),
     ]);
@@ -567,7 +608,7 @@ mod tests {
         ) -> Result<Vec<ScoredNode>, StoreError> {
             let filter = candidates_filter(candidates)?;
             let prefetch_limit = candidates.prefetch_limit(limit);
-            let (dense, sparse) = query_vectors(query);
+            let (dense, sparse) = query_vectors(query, self.layout)?;
             let request = QueryRequest {
                 prefetches: vec![
                     prefetch(dense, DENSE_VECTOR, prefetch_limit, filter.clone()),
@@ -640,6 +681,72 @@ mod tests {
         assert_eq!(segment_setting(dir.path()), serde_json::Value::Null);
         drop(EdgeStore::open(dir.path(), 8).expect("older"));
         assert_eq!(segment_setting(dir.path()), serde_json::json!(SEGMENTS));
+    }
+
+    fn page_with_windows(id: u64, windows: Vec<Vec<f32>>) -> IndexedNode {
+        IndexedNode {
+            node: crate::tree::lone_page(id),
+            dense: windows,
+            sparse: crate::store::Sparse::default(),
+        }
+    }
+
+    fn axis(dimension: usize, at: usize) -> Vec<f32> {
+        let mut vector = vec![0.0; dimension];
+        vector[at] = 1.0;
+        vector
+    }
+
+    #[tokio::test]
+    async fn a_page_is_found_by_its_best_window_and_keeps_every_window() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = EdgeStore::open(dir.path(), 4).expect("new");
+        assert_eq!(store.dense_layout(), DenseLayout::Windows);
+        // Page 1 says what the query asks only in its third window; page 2 half of it
+        // in its first.
+        let half = vec![0.6, 0.8, 0.0, 0.0];
+        store
+            .upsert(vec![
+                page_with_windows(1, vec![axis(4, 2), axis(4, 3), axis(4, 0)]),
+                page_with_windows(2, vec![half.clone()]),
+            ])
+            .await
+            .expect("upsert");
+        let query = QueryVectors {
+            dense: axis(4, 0),
+            sparse: crate::store::Sparse::default(),
+        };
+        let lists = store
+            .similarity_lists(&query, &Candidates::AllNodes, 10, true)
+            .await
+            .expect("search");
+        assert_eq!(lists.dense.len(), 2);
+        assert_eq!(lists.dense[0].0, 1);
+        assert!((lists.dense[0].1 - 1.0).abs() < 1e-5, "{lists:?}");
+        assert!((lists.dense[1].1 - 0.6).abs() < 1e-5, "{lists:?}");
+        let points = store.document_points(1).await.expect("points");
+        assert_eq!(points[0].dense.len(), 3);
+        assert_eq!(points[0].dense[2], axis(4, 0));
+    }
+
+    #[tokio::test]
+    async fn an_index_made_before_windows_keeps_one_vector_a_node() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        drop(EdgeShard::new(dir.path(), new_index_config(4, DenseLayout::Single)).expect("old"));
+        let store = EdgeStore::open(dir.path(), 4).expect("reopen");
+        assert_eq!(store.dense_layout(), DenseLayout::Single);
+        store
+            .upsert(vec![page_with_windows(1, vec![axis(4, 2), axis(4, 0)])])
+            .await
+            .expect("upsert");
+        let query = QueryVectors {
+            dense: axis(4, 2),
+            sparse: crate::store::Sparse::default(),
+        };
+        let scores = store.raw_scores(&query, &[1]).await.expect("scores");
+        assert!((scores[0].dense - 1.0).abs() < 1e-5, "{scores:?}");
+        let points = store.document_points(1).await.expect("points");
+        assert_eq!(points[0].dense, [axis(4, 2)]);
     }
 
     const FUSIONS: [Fusion; 3] = [
@@ -738,7 +845,7 @@ mod tests {
     async fn a_trimmed_write_ahead_log_keeps_the_points_and_the_order_of_updates() {
         let dir = tempfile::tempdir().expect("temp dir");
         // Segments so small that every update closes one.
-        let mut config = new_index_config(8);
+        let mut config = new_index_config(8, DenseLayout::Windows);
         config.wal_options = Some(qdrant_edge::WalOptions {
             segment_capacity: 4_096,
             ..qdrant_edge::WalOptions::default()

@@ -55,12 +55,33 @@ impl From<qdrant_edge::SparseVector> for Sparse {
     }
 }
 
-/// A node with the two vectors it is found by.
+/// A node with the vectors it is found by.
 #[derive(Debug, Clone)]
 pub struct IndexedNode {
     pub node: Node,
-    pub dense: Vec<f32>,
+    /// One vector per window of the node's text (see [`crate::embed::windows`]): a page
+    /// longer than the model's window has several, a section one. The node's dense
+    /// similarity is that of its best window (MaxSim). A store made before windows
+    /// keeps the first only.
+    pub dense: Vec<Vec<f32>>,
     pub sparse: Sparse,
+}
+
+impl IndexedNode {
+    /// The first window's vector: all a single-vector store keeps.
+    pub fn first_window(&self) -> &[f32] {
+        self.dense.first().map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+/// How a store keeps a node's dense vectors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DenseLayout {
+    /// One vector a node, its text's first window (libraries made before windows).
+    Single,
+    /// Every window of a node, compared with the query by the best one (MaxSim).
+    Windows,
 }
 
 /// The query, embedded once per search.
@@ -224,7 +245,10 @@ pub struct ScoredNode {
 /// A document's points as [`VectorStore::document_points`] promises them: each with
 /// its dense vector, in id order.
 pub(crate) fn checked_points(mut points: Vec<IndexedNode>) -> Result<Vec<IndexedNode>, StoreError> {
-    if points.iter().any(|point| point.dense.is_empty()) {
+    if points
+        .iter()
+        .any(|point| point.dense.is_empty() || point.dense.iter().any(Vec::is_empty))
+    {
         return Err(StoreError::BadPayload("a point has no dense vector".into()));
     }
     points.sort_by_key(|point| point.node.id);
@@ -250,6 +274,8 @@ pub(crate) fn best_of_fused(mut ranked: Vec<ScoredNode>, limit: usize) -> Vec<Sc
 
 #[async_trait]
 pub trait VectorStore: Send + Sync {
+    /// Whether the store keeps every window of a node or its first only.
+    fn dense_layout(&self) -> DenseLayout;
     async fn upsert(&self, nodes: Vec<IndexedNode>) -> Result<(), StoreError>;
     async fn delete_document(&self, doc_id: i64) -> Result<(), StoreError>;
     /// Every node of a document, in id order.
@@ -361,7 +387,7 @@ mod tests {
     fn document_points_need_their_dense_vectors_and_come_in_id_order() {
         let point = |id: u64, dense: Vec<f32>| IndexedNode {
             node: crate::tree::lone_page(id),
-            dense,
+            dense: vec![dense],
             sparse: Sparse::default(),
         };
         let sorted = checked_points(vec![point(2, vec![1.0]), point(1, vec![1.0])])

@@ -11,18 +11,18 @@ use qdrant_client::qdrant::vector_output::Vector as OutputVector;
 use qdrant_client::qdrant::{
     point_id::PointIdOptions, Condition, CountPointsBuilder, CreateCollectionBuilder,
     CreateFieldIndexCollectionBuilder, DeletePointsBuilder, Distance, FieldType, Filter,
-    GetPointsBuilder, Modifier, NamedVectors, PointId, PointStruct, PrefetchQueryBuilder, Query,
-    QueryBatchPoints, QueryBatchPointsBuilder, QueryPointsBuilder, RetrievedPoint, RrfBuilder,
-    ScrollPointsBuilder, SearchParamsBuilder, SparseVectorParamsBuilder,
-    SparseVectorsConfigBuilder, UpsertPointsBuilder, Value, VectorInput, VectorParamsBuilder,
-    VectorsConfigBuilder, VectorsOutput,
+    GetPointsBuilder, Modifier, MultiVectorComparator, MultiVectorConfig, NamedVectors, PointId,
+    PointStruct, PrefetchQueryBuilder, Query, QueryBatchPoints, QueryBatchPointsBuilder,
+    QueryPointsBuilder, RetrievedPoint, RrfBuilder, ScrollPointsBuilder, SearchParamsBuilder,
+    SparseVectorParamsBuilder, SparseVectorsConfigBuilder, UpsertPointsBuilder, Value, VectorInput,
+    VectorParamsBuilder, VectorsConfigBuilder, VectorsOutput,
 };
 use qdrant_client::{Payload, Qdrant, QdrantError};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Candidates, Fusion, FusionMethod, IndexedNode, QueryVectors, ScoredNode, SimilarityLists,
-    Sparse, StoreError, VectorStore, DENSE_VECTOR, SPARSE_VECTOR,
+    Candidates, DenseLayout, Fusion, FusionMethod, IndexedNode, QueryVectors, ScoredNode,
+    SimilarityLists, Sparse, StoreError, VectorStore, DENSE_VECTOR, SPARSE_VECTOR,
 };
 use crate::llm::ApiKey;
 use crate::tree::{Node, ROOT_PARENT};
@@ -113,6 +113,8 @@ const FIRST_PAUSE: Duration = Duration::from_millis(250);
 pub struct RemoteStore {
     client: Qdrant,
     config: RemoteConfig,
+    /// What the collection keeps of a node's windows; a new collection keeps them all.
+    layout: DenseLayout,
 }
 
 impl RemoteStore {
@@ -131,7 +133,11 @@ impl RemoteStore {
                 url: config.url.clone(),
                 detail: err.to_string(),
             })?;
-        let store = Self { client, config };
+        let store = Self {
+            client,
+            config,
+            layout: DenseLayout::Windows,
+        };
         let reply = store
             .retrying("check the server", || store.client.health_check())
             .await?;
@@ -152,7 +158,7 @@ impl RemoteStore {
         dimension: usize,
         fresh: bool,
     ) -> Result<Self, StoreError> {
-        let store = Self::connect(config, api_key).await?;
+        let mut store = Self::connect(config, api_key).await?;
         let name = store.config.collection.clone();
         let exists = store
             .retrying("look up the collection", || {
@@ -169,7 +175,7 @@ impl RemoteStore {
         if !exists || fresh {
             store.create_collection(dimension).await?;
         } else {
-            store.check_dimension(dimension).await?;
+            store.layout = store.check_dimension(dimension).await?;
         }
         Ok(store)
     }
@@ -186,7 +192,11 @@ impl RemoteStore {
             let mut vectors = VectorsConfigBuilder::default();
             vectors.add_named_vector_params(
                 DENSE_VECTOR,
-                VectorParamsBuilder::new(dimension, Distance::Cosine),
+                VectorParamsBuilder::new(dimension, Distance::Cosine).multivector_config(
+                    MultiVectorConfig {
+                        comparator: MultiVectorComparator::MaxSim.into(),
+                    },
+                ),
             );
             let mut sparse = SparseVectorsConfigBuilder::default();
             sparse.add_named_vector_params(
@@ -217,7 +227,8 @@ impl RemoteStore {
         Ok(())
     }
 
-    async fn check_dimension(&self, dimension: usize) -> Result<(), StoreError> {
+    /// Checks the collection's dimension, and tells whether it keeps windows.
+    async fn check_dimension(&self, dimension: usize) -> Result<DenseLayout, StoreError> {
         use qdrant_client::qdrant::vectors_config::Config;
         let name = &self.config.collection;
         let info = self
@@ -230,12 +241,18 @@ impl RemoteStore {
             .and_then(|params| params.vectors_config)
             .and_then(|vectors| vectors.config)
             .and_then(|config| match config {
-                Config::ParamsMap(map) => map.map.get(DENSE_VECTOR).map(|params| params.size),
+                Config::ParamsMap(map) => map.map.get(DENSE_VECTOR).map(|params| {
+                    let layout = match params.multivector_config {
+                        Some(_) => DenseLayout::Windows,
+                        None => DenseLayout::Single,
+                    };
+                    (params.size, layout)
+                }),
                 Config::Params(_) => None,
             });
         match stored {
-            Some(size) if usize::try_from(size).ok() == Some(dimension) => Ok(()),
-            Some(size) => Err(StoreError::DimensionMismatch {
+            Some((size, layout)) if usize::try_from(size).ok() == Some(dimension) => Ok(layout),
+            Some((size, _)) => Err(StoreError::DimensionMismatch {
                 stored: usize::try_from(size).unwrap_or(usize::MAX),
                 model: dimension,
             }),
@@ -333,10 +350,17 @@ impl RemoteStore {
 
 #[async_trait]
 impl VectorStore for RemoteStore {
+    fn dense_layout(&self) -> DenseLayout {
+        self.layout
+    }
+
     async fn upsert(&self, nodes: Vec<IndexedNode>) -> Result<(), StoreError> {
         let name = &self.config.collection;
         for chunk in nodes.chunks(UPSERT_BATCH) {
-            let points = chunk.iter().map(to_point).collect::<Result<Vec<_>, _>>()?;
+            let points = chunk
+                .iter()
+                .map(|node| to_point(node, self.layout))
+                .collect::<Result<Vec<_>, _>>()?;
             // Upserts by id are idempotent, so a retried batch cannot duplicate points.
             self.retrying("store points", || {
                 self.client
@@ -434,7 +458,14 @@ impl VectorStore for RemoteStore {
             ranked.truncate(limit);
             return Ok(ranked);
         }
-        let request = hybrid_request(&self.config.collection, query, candidates, limit, fusion)?;
+        let request = hybrid_request(
+            &self.config.collection,
+            query,
+            self.layout,
+            candidates,
+            limit,
+            fusion,
+        )?;
         let response = self
             .retrying("search", || self.client.query(request.clone()))
             .await?;
@@ -459,8 +490,14 @@ impl VectorStore for RemoteStore {
         limit: usize,
         exact: bool,
     ) -> Result<SimilarityLists, StoreError> {
-        let request =
-            similarities_request(&self.config.collection, query, candidates, limit, exact)?;
+        let request = similarities_request(
+            &self.config.collection,
+            query,
+            self.layout,
+            candidates,
+            limit,
+            exact,
+        )?;
         let response = self
             .retrying("search", || self.client.query_batch(request.clone()))
             .await?;
@@ -489,6 +526,7 @@ impl VectorStore for RemoteStore {
 fn similarities_request(
     collection: &str,
     query: &QueryVectors,
+    layout: DenseLayout,
     candidates: &Candidates,
     limit: usize,
     exact: bool,
@@ -509,7 +547,7 @@ fn similarities_request(
     Ok(QueryBatchPointsBuilder::new(
         collection,
         vec![
-            search(VectorInput::new_dense(query.dense.clone()), DENSE_VECTOR),
+            search(dense_input(query, layout), DENSE_VECTOR),
             search(
                 VectorInput::new_sparse(query.sparse.indices.clone(), query.sparse.values.clone()),
                 SPARSE_VECTOR,
@@ -524,6 +562,7 @@ fn similarities_request(
 fn hybrid_request(
     collection: &str,
     query: &QueryVectors,
+    layout: DenseLayout,
     candidates: &Candidates,
     limit: usize,
     fusion: Fusion,
@@ -537,9 +576,7 @@ fn hybrid_request(
     Ok(QueryPointsBuilder::new(collection)
         .add_prefetch(
             PrefetchQueryBuilder::default()
-                .query(Query::new_nearest(VectorInput::new_dense(
-                    query.dense.clone(),
-                )))
+                .query(Query::new_nearest(dense_input(query, layout)))
                 .using(DENSE_VECTOR)
                 .filter(filter.clone())
                 .limit(as_u64(prefetch_limit)?),
@@ -560,6 +597,15 @@ fn hybrid_request(
         .limit(as_u64(candidates.fused_limit(limit))?)
         .with_payload(false)
         .build())
+}
+
+/// The query's dense vector as the collection compares it: against windows, a
+/// multivector of one, so that MaxSim gives its similarity to the best window.
+fn dense_input(query: &QueryVectors, layout: DenseLayout) -> VectorInput {
+    match layout {
+        DenseLayout::Single => VectorInput::new_dense(query.dense.clone()),
+        DenseLayout::Windows => VectorInput::new_multi(vec![query.dense.clone()]),
+    }
 }
 
 fn candidates_filter(candidates: &Candidates) -> Filter {
@@ -594,7 +640,7 @@ fn document_filter(doc_id: i64) -> Filter {
     Filter::must([Condition::matches("doc_id", doc_id)])
 }
 
-fn to_point(indexed: &IndexedNode) -> Result<PointStruct, StoreError> {
+fn to_point(indexed: &IndexedNode, layout: DenseLayout) -> Result<PointStruct, StoreError> {
     let payload = serde_json::to_value(&indexed.node)
         .map_err(|err| StoreError::BadPayload(err.to_string()))
         .and_then(|value| {
@@ -604,7 +650,14 @@ fn to_point(indexed: &IndexedNode) -> Result<PointStruct, StoreError> {
     let vectors = NamedVectors::default()
         .add_vector(
             DENSE_VECTOR,
-            qdrant_client::qdrant::Vector::new_dense(indexed.dense.clone()),
+            match layout {
+                DenseLayout::Single => {
+                    qdrant_client::qdrant::Vector::new_dense(indexed.first_window().to_vec())
+                }
+                DenseLayout::Windows => {
+                    qdrant_client::qdrant::Vector::new_multi(indexed.dense.clone())
+                }
+            },
         )
         .add_vector(
             SPARSE_VECTOR,
@@ -637,9 +690,14 @@ fn retrieved_to_indexed(point: RetrievedPoint) -> Result<IndexedNode, StoreError
     })
 }
 
-fn split_vectors(vectors: &VectorsOutput) -> (Vec<f32>, Sparse) {
+fn split_vectors(vectors: &VectorsOutput) -> (Vec<Vec<f32>>, Sparse) {
     let dense = match vectors.get_vector_by_name(DENSE_VECTOR) {
-        Some(OutputVector::Dense(dense)) => dense.data,
+        Some(OutputVector::Dense(dense)) => vec![dense.data],
+        Some(OutputVector::MultiDense(windows)) => windows
+            .vectors
+            .into_iter()
+            .map(|window| window.data)
+            .collect(),
         _ => Vec::new(),
     };
     let sparse = match vectors.get_vector_by_name(SPARSE_VECTOR) {
@@ -751,7 +809,7 @@ mod tests {
     fn indexed(node: Node) -> IndexedNode {
         IndexedNode {
             node,
-            dense: vec![0.25, -0.5, 1.0],
+            dense: vec![vec![0.25, -0.5, 1.0], vec![1.0, 0.0, 0.0]],
             sparse: Sparse {
                 indices: vec![3, 99],
                 values: vec![1.5, 0.5],
@@ -762,14 +820,14 @@ mod tests {
     #[test]
     fn a_node_survives_the_trip_through_a_point() {
         let node = sample_node();
-        let point = to_point(&indexed(node.clone())).expect("point");
+        let point = to_point(&indexed(node.clone()), DenseLayout::Windows).expect("point");
         assert_eq!(numeric_id(point.id.clone()).expect("id"), node.id);
         assert_eq!(payload_to_node(point.payload).expect("node"), node);
     }
 
     #[test]
     fn both_vectors_are_written_under_their_names() {
-        let point = to_point(&indexed(sample_node())).expect("point");
+        let point = to_point(&indexed(sample_node()), DenseLayout::Windows).expect("point");
         let Some(qdrant_client::qdrant::vectors::VectorsOptions::Vectors(named)) =
             point.vectors.and_then(|v| v.vectors_options)
         else {
@@ -778,6 +836,41 @@ mod tests {
         let mut names: Vec<&str> = named.vectors.keys().map(String::as_str).collect();
         names.sort_unstable();
         assert_eq!(names, [DENSE_VECTOR, SPARSE_VECTOR]);
+    }
+
+    #[test]
+    fn windows_are_written_as_a_multivector_or_as_the_first_window_alone() {
+        let dense_of = |layout| {
+            let point = to_point(&indexed(sample_node()), layout).expect("point");
+            let Some(qdrant_client::qdrant::vectors::VectorsOptions::Vectors(mut named)) =
+                point.vectors.and_then(|v| v.vectors_options)
+            else {
+                panic!("named vectors");
+            };
+            named.vectors.remove(DENSE_VECTOR).expect("dense").vector
+        };
+        use qdrant_client::qdrant::vector::Vector as InputVector;
+        match dense_of(DenseLayout::Windows) {
+            Some(InputVector::MultiDense(windows)) => assert_eq!(windows.vectors.len(), 2),
+            other => panic!("a multivector, not {other:?}"),
+        }
+        match dense_of(DenseLayout::Single) {
+            Some(InputVector::Dense(first)) => assert_eq!(first.data, [0.25, -0.5, 1.0]),
+            other => panic!("a dense vector, not {other:?}"),
+        }
+        let query = QueryVectors {
+            dense: vec![0.1, 0.2],
+            sparse: Sparse::default(),
+        };
+        let variant = |layout| dense_input(&query, layout).variant;
+        assert!(matches!(
+            variant(DenseLayout::Windows),
+            Some(qdrant_client::qdrant::vector_input::Variant::MultiDense(_))
+        ));
+        assert!(matches!(
+            variant(DenseLayout::Single),
+            Some(qdrant_client::qdrant::vector_input::Variant::Dense(_))
+        ));
     }
 
     #[test]
@@ -836,8 +929,15 @@ mod tests {
             },
         };
         let fusion = Fusion::rrf(2, 0.7, 0.3);
-        let request = hybrid_request("c", &query, &Candidates::Ids(vec![1, 2, 3]), 2, fusion)
-            .expect("request");
+        let request = hybrid_request(
+            "c",
+            &query,
+            DenseLayout::Windows,
+            &Candidates::Ids(vec![1, 2, 3]),
+            2,
+            fusion,
+        )
+        .expect("request");
         assert_eq!(request.prefetch.len(), 2);
         assert_eq!(
             request

@@ -12,6 +12,10 @@ use qdrant_edge::SparseVector;
 
 use crate::assets::Assets;
 
+pub mod windows;
+
+use windows::WindowSplitter;
+
 /// The window of all-MiniLM-L6-v2; longer inputs are cut by the tokenizer.
 pub const MAX_TOKENS: usize = 256;
 /// ONNX Runtime's arena grows with the batch: on 3M_2018_10K (160 pages) batch 32 peaked
@@ -26,12 +30,15 @@ pub enum EmbedError {
     Model { dir: String, detail: String },
     #[error("embedding failed: {0}")]
     Inference(String),
+    #[error("the embedding model's tokenizer failed: {0}")]
+    Tokenizer(String),
     #[error("the BM25 settings are not usable: {0}")]
     Bm25(String),
 }
 
 pub struct DenseEmbedder {
     model: Mutex<TextEmbedding>,
+    splitter: WindowSplitter,
     dimension: usize,
 }
 
@@ -46,8 +53,10 @@ impl DenseEmbedder {
         let read = |name: &str| {
             std::fs::read(dir.join(name)).map_err(|e| model_error(format!("{name}: {e}")))
         };
+        let tokenizer_json = read("tokenizer.json")?;
+        let splitter = WindowSplitter::new(&tokenizer_json, MAX_TOKENS)?;
         let tokenizer_files = TokenizerFiles {
-            tokenizer_file: read("tokenizer.json")?,
+            tokenizer_file: tokenizer_json,
             config_file: read("config.json")?,
             special_tokens_map_file: read("special_tokens_map.json")?,
             tokenizer_config_file: read("tokenizer_config.json")?,
@@ -66,12 +75,36 @@ impl DenseEmbedder {
         }
         Ok(Self {
             model: Mutex::new(model),
+            splitter,
             dimension,
         })
     }
 
     pub fn dimension(&self) -> usize {
         self.dimension
+    }
+
+    /// Cuts a page into the windows its vectors are made from.
+    pub fn splitter(&self) -> &WindowSplitter {
+        &self.splitter
+    }
+
+    /// The vectors of texts cut into windows: one L2-normalised vector per window, in
+    /// the same groups. The windows of many texts go to the model together, so that
+    /// its batches stay full.
+    pub fn embed_grouped(&self, groups: &[Vec<String>]) -> Result<Vec<Vec<Vec<f32>>>, EmbedError> {
+        let flat: Vec<String> = groups.iter().flatten().cloned().collect();
+        let mut vectors = self.embed(&flat)?.into_iter();
+        let grouped = groups
+            .iter()
+            .map(|group| vectors.by_ref().take(group.len()).collect::<Vec<_>>())
+            .collect::<Vec<_>>();
+        if grouped.iter().zip(groups).any(|(v, g)| v.len() != g.len()) {
+            return Err(EmbedError::Inference(
+                "the model returned fewer vectors than texts".into(),
+            ));
+        }
+        Ok(grouped)
     }
 
     /// L2-normalised sentence vectors, one per text.

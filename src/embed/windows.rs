@@ -1,0 +1,187 @@
+//! Cutting a page into the windows the embedding model reads whole. The model sees only
+//! its first `MAX_TOKENS` tokens of a text, and most pages of a filing are longer, so a
+//! page embedded as one text is known by its first third. Each window repeats the
+//! document's identity, so that every window can be told apart from the same passage in
+//! another year's filing.
+
+use tokenizers::Tokenizer;
+
+use super::EmbedError;
+
+/// Tokens the model adds around every text (`[CLS]` and `[SEP]`), plus one of slack for
+/// a word the tokenizer splits differently where two pieces of text meet.
+const RESERVED_TOKENS: usize = 3;
+
+/// Cuts texts at token boundaries of the embedding model's own tokenizer.
+pub struct WindowSplitter {
+    tokenizer: Tokenizer,
+    window_tokens: usize,
+}
+
+impl WindowSplitter {
+    /// `tokenizer_json` is the model's `tokenizer.json`; `window_tokens` the model's window.
+    pub fn new(tokenizer_json: &[u8], window_tokens: usize) -> Result<Self, EmbedError> {
+        let mut tokenizer = Tokenizer::from_bytes(tokenizer_json)
+            .map_err(|err| EmbedError::Tokenizer(err.to_string()))?;
+        tokenizer
+            .with_truncation(None)
+            .map_err(|err| EmbedError::Tokenizer(err.to_string()))?;
+        tokenizer.with_padding(None);
+        Ok(Self {
+            tokenizer,
+            window_tokens,
+        })
+    }
+
+    /// The texts to embed for one page: `identity` followed by consecutive, disjoint
+    /// pieces of `body`, each short enough that the model reads it whole, at most
+    /// `max_windows` of them (the rest of a very long page is left to BM25). A body that
+    /// fits gives one text, the same as embedding it unsplit.
+    pub fn windows(
+        &self,
+        identity: Option<&str>,
+        body: &str,
+        max_windows: usize,
+    ) -> Result<Vec<String>, EmbedError> {
+        let lead = identity
+            .filter(|identity| !identity.is_empty())
+            .map(|identity| format!("{identity}.\n"))
+            .unwrap_or_default();
+        let whole = || vec![format!("{lead}{body}")];
+        if max_windows <= 1 {
+            return Ok(whole());
+        }
+        let lead_tokens = self.token_count(&lead)?;
+        let capacity = self
+            .window_tokens
+            .saturating_sub(RESERVED_TOKENS + lead_tokens)
+            .max(1);
+        let encoding = self
+            .tokenizer
+            .encode(body, false)
+            .map_err(|err| EmbedError::Tokenizer(err.to_string()))?;
+        let offsets = encoding.get_offsets();
+        if offsets.len() <= capacity {
+            return Ok(whole());
+        }
+        let words = encoding.get_word_ids();
+        let mut windows = Vec::new();
+        let mut start = 0;
+        while start < offsets.len() && windows.len() < max_windows {
+            let end = cut_between_words(words, start, (start + capacity).min(offsets.len()));
+            if let Some(piece) = body.get(offsets[start].0..offsets[end - 1].1) {
+                windows.push(format!("{lead}{}", piece.trim()));
+            }
+            start = end;
+        }
+        Ok(if windows.is_empty() { whole() } else { windows })
+    }
+
+    fn token_count(&self, text: &str) -> Result<usize, EmbedError> {
+        if text.is_empty() {
+            return Ok(0);
+        }
+        self.tokenizer
+            .encode(text, false)
+            .map(|encoding| encoding.len())
+            .map_err(|err| EmbedError::Tokenizer(err.to_string()))
+    }
+}
+
+/// Where a window that may reach `end` (exclusive) should stop so that no word is
+/// split between two windows: at the start of the word the cut falls in, unless that
+/// word began the window (a "word" longer than a window is cut where it must be).
+fn cut_between_words(words: &[Option<u32>], start: usize, end: usize) -> usize {
+    if end >= words.len() {
+        return words.len();
+    }
+    let mut cut = end;
+    while cut > start + 1 && words[cut].is_some() && words[cut] == words[cut - 1] {
+        cut -= 1;
+    }
+    if cut == start + 1 && words[cut].is_some() && words[cut] == words[start] {
+        end
+    } else {
+        cut
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assets::Assets;
+
+    /// The real model's tokenizer; the assets are installed by `scripts/setup.sh`.
+    fn splitter(window_tokens: usize) -> WindowSplitter {
+        let assets = Assets::locate(None, None).expect("assets installed by scripts/setup.sh");
+        let json = std::fs::read(assets.model_dir.join("tokenizer.json")).expect("tokenizer");
+        WindowSplitter::new(&json, window_tokens).expect("tokenizer loads")
+    }
+
+    #[test]
+    fn a_short_page_is_one_window_with_its_identity() {
+        let windows = splitter(256)
+            .windows(Some("3M Company · 10-K"), "Net sales rose.", 4)
+            .expect("split");
+        assert_eq!(windows, ["3M Company · 10-K.\nNet sales rose."]);
+    }
+
+    #[test]
+    fn a_long_page_is_cut_into_windows_that_each_fit_and_keep_the_text_in_order() {
+        let splitter = splitter(32);
+        let body = (1..=60)
+            .map(|n| format!("row{n} revenue"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let windows = splitter.windows(Some("Acme"), &body, 100).expect("split");
+        assert!(windows.len() > 2, "{windows:?}");
+        for window in &windows {
+            assert!(window.starts_with("Acme.\n"), "{window}");
+            let tokens = splitter.token_count(window).expect("count") + 2;
+            assert!(tokens <= 32, "{tokens} tokens: {window}");
+        }
+        let rejoined: String = windows
+            .iter()
+            .map(|w| w.trim_start_matches("Acme.\n"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(rejoined, body);
+    }
+
+    #[test]
+    fn a_cut_falls_between_words() {
+        let words = [
+            Some(0),
+            Some(1),
+            Some(1),
+            Some(1),
+            Some(2),
+            Some(3),
+            Some(3),
+        ];
+        assert_eq!(cut_between_words(&words, 0, 3), 1);
+        assert_eq!(cut_between_words(&words, 0, 4), 4);
+        assert_eq!(cut_between_words(&words, 4, 6), 5);
+        // One word longer than the window is cut where it must be.
+        assert_eq!(cut_between_words(&words, 1, 3), 3);
+        assert_eq!(cut_between_words(&words, 5, 9), 7);
+    }
+
+    #[test]
+    fn windows_stop_at_the_cap_and_one_window_means_the_whole_text() {
+        let splitter = splitter(32);
+        let body = "word ".repeat(400);
+        assert_eq!(splitter.windows(None, &body, 3).expect("split").len(), 3);
+        let single = splitter.windows(None, &body, 1).expect("split");
+        assert_eq!(single, [body]);
+    }
+
+    #[test]
+    fn text_that_is_not_ascii_is_cut_between_characters() {
+        let splitter = splitter(16);
+        let body = "Озеро Байкал — самое глубокое озеро на планете Земля. ".repeat(10);
+        let windows = splitter.windows(None, &body, 50).expect("split");
+        assert!(windows.len() > 1);
+        assert!(windows.iter().all(|w| body.contains(w.as_str())));
+    }
+}

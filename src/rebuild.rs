@@ -1,0 +1,183 @@
+//! Rebuilding the embedded index in today's layout from what the library holds (stored
+//! nodes, page texts and cards), without reading a PDF again: an index made before pages
+//! were embedded in windows keeps one vector a node and cannot take more in place.
+//!
+//! The new index is written beside the live one and swapped in only once it is
+//! complete, so a crash at any point leaves one whole index: the old one, or the new.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::catalog::DocumentStatus;
+use crate::error::Result;
+use crate::ingest::{Progress, Stage};
+use crate::library::{Library, LibraryError};
+use crate::store::edge::EdgeStore;
+use crate::store::location::StoreLocation;
+use crate::store::{DenseLayout, VectorStore};
+
+/// Where the new index is written until it is complete.
+const STAGING_SUFFIX: &str = "rebuilding";
+/// Where the old index waits, for a moment, while the new one takes its place.
+const RETIRED_SUFFIX: &str = "retired";
+const UPSERT_CHUNK: usize = 256;
+
+impl Library {
+    /// Whether the settings ask for windows that the index cannot keep.
+    pub(crate) async fn needs_rebuild_for_windows(&self) -> Result<bool> {
+        Ok(self.settings().page_windows > 1
+            && self.store().await?.dense_layout() == DenseLayout::Single)
+    }
+
+    /// Writes every ready document's points into a new embedded index in today's
+    /// layout, with dense and BM25 vectors made again, and swaps it in. Returns the
+    /// number of points written.
+    pub async fn rebuild_index(&mut self, progress: &dyn Progress) -> Result<usize> {
+        if !matches!(self.location(), StoreLocation::Embedded) {
+            return Err(LibraryError::RebuildRemote(self.location().describe()).into());
+        }
+        let live = self.index_dir();
+        let staging = sibling(&live, STAGING_SUFFIX);
+        let retired = sibling(&live, RETIRED_SUFFIX);
+        let old = self.store().await?;
+        let dimension = self.dimension().await?;
+        let staging_path = staging.clone();
+        let new = tokio::task::spawn_blocking(move || {
+            if staging_path.exists() {
+                std::fs::remove_dir_all(&staging_path).map_err(|err| {
+                    crate::store::StoreError::Open {
+                        path: staging_path.display().to_string(),
+                        detail: err.to_string(),
+                    }
+                })?;
+            }
+            EdgeStore::open(&staging_path, dimension)
+        })
+        .await
+        .map_err(|err| crate::store::StoreError::Engine(err.to_string()))??;
+        let documents = self
+            .catalog()
+            .documents_with_status(DocumentStatus::Ready)
+            .await?;
+        let windows = self.settings().page_windows;
+        let mut written = 0;
+        for (index, document) in documents.iter().enumerate() {
+            progress.stage(&document.file_name, Stage::Indexing, index, documents.len());
+            let points = old.document_points(document.id).await?;
+            let points = self.revectored(document, points, Some(windows)).await?;
+            written += points.len();
+            for batch in points.chunks(UPSERT_CHUNK) {
+                new.upsert(batch.to_vec()).await?;
+            }
+        }
+        new.flush().await?;
+        new.optimize().await?;
+        drop(new);
+        drop(old);
+        self.close_store();
+        swap_in(&live, &staging, &retired).map_err(|err| LibraryError::Folder {
+            path: live.display().to_string(),
+            detail: format!("the rebuilt index could not replace the old one: {err}"),
+        })?;
+        tracing::info!(
+            points = written,
+            windows,
+            "rebuilt the index with page windows"
+        );
+        Ok(written)
+    }
+}
+
+fn sibling(live: &Path, suffix: &str) -> PathBuf {
+    let mut name = live.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{suffix}"));
+    live.with_file_name(name)
+}
+
+/// Puts the complete index in `staging` where `live` is.
+fn swap_in(live: &Path, staging: &Path, retired: &Path) -> io::Result<()> {
+    if retired.exists() {
+        std::fs::remove_dir_all(retired)?;
+    }
+    std::fs::rename(live, retired)?;
+    std::fs::rename(staging, live)?;
+    std::fs::remove_dir_all(retired)
+}
+
+/// Finishes a swap that a crash interrupted, or throws away a rebuild that never
+/// finished; called before the embedded index at `live` is opened.
+pub(crate) fn recover_interrupted_rebuild(live: &Path) -> io::Result<()> {
+    let staging = sibling(live, STAGING_SUFFIX);
+    let retired = sibling(live, RETIRED_SUFFIX);
+    if !live.exists() && retired.exists() {
+        // The old index was moved aside, so the new one was complete.
+        if staging.exists() {
+            tracing::warn!("finishing an index rebuild that was interrupted");
+            std::fs::rename(&staging, live)?;
+        } else {
+            std::fs::rename(&retired, live)?;
+        }
+    }
+    if live.exists() && retired.exists() {
+        std::fs::remove_dir_all(&retired)?;
+    }
+    if live.exists() && staging.exists() {
+        tracing::warn!("removing an index rebuild that was interrupted");
+        std::fs::remove_dir_all(&staging)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder_with(path: &Path, marker: &str) {
+        std::fs::create_dir_all(path).expect("folder");
+        std::fs::write(path.join("marker"), marker).expect("marker");
+    }
+
+    fn marker(path: &Path) -> String {
+        std::fs::read_to_string(path.join("marker")).expect("marker")
+    }
+
+    #[test]
+    fn a_swap_cut_off_at_any_step_leaves_one_whole_index() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let live = dir.path().join("index");
+        let staging = sibling(&live, STAGING_SUFFIX);
+        let retired = sibling(&live, RETIRED_SUFFIX);
+
+        // Cut off while the new index was being written: the old one stays.
+        folder_with(&live, "old");
+        folder_with(&staging, "half");
+        recover_interrupted_rebuild(&live).expect("recover");
+        assert_eq!(marker(&live), "old");
+        assert!(!staging.exists());
+
+        // Cut off between the two renames: the complete new index goes in.
+        std::fs::rename(&live, &retired).expect("retire");
+        folder_with(&staging, "new");
+        recover_interrupted_rebuild(&live).expect("recover");
+        assert_eq!(marker(&live), "new");
+        assert!(!retired.exists() && !staging.exists());
+
+        // Cut off before the old index was removed.
+        folder_with(&retired, "old");
+        recover_interrupted_rebuild(&live).expect("recover");
+        assert_eq!(marker(&live), "new");
+        assert!(!retired.exists());
+    }
+
+    #[test]
+    fn a_finished_swap_replaces_the_index() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let live = dir.path().join("index");
+        let staging = sibling(&live, STAGING_SUFFIX);
+        folder_with(&live, "old");
+        folder_with(&staging, "new");
+        swap_in(&live, &staging, &sibling(&live, RETIRED_SUFFIX)).expect("swap");
+        assert_eq!(marker(&live), "new");
+        assert_eq!(std::fs::read_dir(dir.path()).expect("list").count(), 1);
+    }
+}
