@@ -4,6 +4,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use super::context::{self, Context};
+use super::page_order;
 use super::run::SearchRun;
 use super::{SearchResult, SearchSettings, SelectedNode, Strategy};
 use crate::card::{analyse_question, QuestionAnalysis};
@@ -188,7 +189,20 @@ impl Library {
         }
         let search_ms = search_started.elapsed().as_secs_f64() * 1e3;
         let selected = run.selected(&chosen);
-        let context = self.context(&selected, settings.token_budget).await?;
+        let context = match settings.token_budget {
+            Some(budget) if spans_more_than_one_page(&selected) => {
+                let pages = page_order::pages_by_evidence(
+                    store.as_ref(),
+                    query,
+                    settings.fusion,
+                    &selected,
+                )
+                .await?;
+                run.store_queries += 1;
+                self.context(&pages, Some(budget)).await?
+            }
+            budget => self.context(&selected, budget).await?,
+        };
         Ok(SearchResult {
             question: question.to_string(),
             strategy: strategy.clone(),
@@ -221,6 +235,12 @@ impl Library {
         let lookup = |doc: i64, page: u32| texts.get(&(doc, page)).cloned();
         Ok(context::assemble(selected, &lookup, budget))
     }
+}
+
+/// Whether a budget would have to choose among the pages of one chosen node: then the
+/// pages are ranked by their own evidence (see [`page_order`]).
+fn spans_more_than_one_page(selected: &[SelectedNode]) -> bool {
+    selected.iter().any(|node| node.page_end > node.page_start)
 }
 
 /// `named` and every searchable document without a card: what a document without one

@@ -5,6 +5,7 @@ pub mod context;
 mod execute;
 pub mod knee;
 pub mod node_cache;
+pub mod page_order;
 pub mod proxy;
 pub mod query;
 mod recorded;

@@ -1,0 +1,171 @@
+//! Which pages of a strategy's choice fill a token budget. A strategy chooses sections
+//! as well as pages; a section of four filing pages is more than a 2,500-token budget,
+//! and taking its pages in page order spends the budget on whichever come first. The
+//! tree says where to look; within that, the pages are ranked by their own evidence:
+//! one hybrid ranking of every page under the chosen nodes, so that the budget keeps
+//! the pages a flat search restricted to those sections would rank first.
+
+use std::collections::HashMap;
+
+use super::SelectedNode;
+use crate::store::{Candidates, Fusion, QueryVectors, StoreError, VectorStore};
+use crate::tree::page_node_id;
+
+/// The pages under `selected`, each as its own node, scored by a hybrid ranking of all
+/// of them: the best page first. A page the ranking does not return (no vector stored)
+/// comes after every ranked page, in the order of the node it belongs to. Each page is
+/// listed once.
+pub async fn pages_by_evidence(
+    store: &dyn VectorStore,
+    query: &QueryVectors,
+    fusion: Fusion,
+    selected: &[SelectedNode],
+) -> Result<Vec<SelectedNode>, StoreError> {
+    let mut by_node_score: Vec<&SelectedNode> = selected.iter().collect();
+    by_node_score.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let mut pages: Vec<SelectedNode> = Vec::new();
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    for node in by_node_score {
+        for page in node.page_start..=node.page_end {
+            let id = page_node_id(node.doc_id, page);
+            if seen.contains_key(&id) {
+                continue;
+            }
+            seen.insert(id, pages.len());
+            pages.push(SelectedNode {
+                id,
+                doc_id: node.doc_id,
+                file_name: node.file_name.clone(),
+                level: 0,
+                page_start: page,
+                page_end: page,
+                score: f32::NEG_INFINITY,
+            });
+        }
+    }
+    if pages.len() <= 1 {
+        return Ok(pages);
+    }
+    let ids: Vec<u64> = pages.iter().map(|page| page.id).collect();
+    let ranked = store
+        .hybrid_scores(query, &Candidates::Ids(ids.clone()), ids.len(), fusion)
+        .await?;
+    let ranked_count = ranked.len();
+    for (rank, scored) in ranked.into_iter().enumerate() {
+        if let Some(&index) = seen.get(&scored.id) {
+            // Ranks, not the fused scores: they are comparable whatever the fusion.
+            pages[index].score = (ranked_count - rank) as f32;
+        }
+    }
+    // Unranked pages keep their node's order, below every ranked page.
+    let unranked: Vec<usize> = (0..pages.len())
+        .filter(|&i| pages[i].score == f32::NEG_INFINITY)
+        .collect();
+    let count = unranked.len();
+    for (position, index) in unranked.into_iter().enumerate() {
+        pages[index].score = -((position as f32) + 1.0) / (count as f32 + 1.0);
+    }
+    pages.sort_by(|a, b| b.score.total_cmp(&a.score));
+    Ok(pages)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::edge::EdgeStore;
+    use crate::store::{IndexedNode, Sparse};
+    use crate::tree::Node;
+
+    fn page(doc_id: i64, number: u32, dense: Vec<f32>) -> IndexedNode {
+        IndexedNode {
+            node: Node {
+                id: page_node_id(doc_id, number),
+                doc_id,
+                file_name: format!("doc{doc_id}.pdf"),
+                parent_id: 0,
+                child_ids: Vec::new(),
+                level: 0,
+                page_start: number,
+                page_end: number,
+                description: String::new(),
+                keywords: Vec::new(),
+                card: None,
+            },
+            dense: vec![dense],
+            sparse: Sparse {
+                indices: vec![1],
+                values: vec![1.0],
+            },
+        }
+    }
+
+    /// A query whose only term no page holds: the dense vectors decide.
+    fn query(dense: Vec<f32>) -> QueryVectors {
+        QueryVectors {
+            dense,
+            sparse: Sparse {
+                indices: vec![7],
+                values: vec![1.0],
+            },
+        }
+    }
+
+    fn chosen(doc_id: i64, pages: (u32, u32), score: f32) -> SelectedNode {
+        SelectedNode {
+            id: 1_000 + u64::from(pages.0),
+            doc_id,
+            file_name: format!("doc{doc_id}.pdf"),
+            level: 1,
+            page_start: pages.0,
+            page_end: pages.1,
+            score,
+        }
+    }
+
+    #[tokio::test]
+    async fn the_pages_of_chosen_sections_are_ranked_by_their_own_evidence() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = EdgeStore::open(dir.path(), 2).expect("store");
+        // Section 1–3 is the better section, but its page 3 alone answers; page 5 of the
+        // weaker section 4–5 is second best.
+        store
+            .upsert(vec![
+                page(1, 1, vec![0.0, 1.0]),
+                page(1, 2, vec![0.1, 1.0]),
+                page(1, 3, vec![1.0, 0.0]),
+                page(1, 4, vec![0.2, 1.0]),
+                page(1, 5, vec![1.0, 0.3]),
+            ])
+            .await
+            .expect("upsert");
+        let query = query(vec![1.0, 0.0]);
+        let selected = [chosen(1, (1, 3), 0.9), chosen(1, (4, 5), 0.4)];
+        let fusion = Fusion::rrf(2, 1.0, 1.0);
+        let pages = pages_by_evidence(&store, &query, fusion, &selected)
+            .await
+            .expect("ranked");
+        let order: Vec<u32> = pages.iter().map(|p| p.page_start).collect();
+        assert_eq!(order, [3, 5, 4, 2, 1]);
+        assert!(pages
+            .iter()
+            .all(|p| p.level == 0 && p.page_start == p.page_end));
+    }
+
+    #[tokio::test]
+    async fn overlapping_choices_list_a_page_once_and_unstored_pages_come_last() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = EdgeStore::open(dir.path(), 2).expect("store");
+        store
+            .upsert(vec![page(1, 1, vec![0.0, 1.0]), page(1, 2, vec![1.0, 0.0])])
+            .await
+            .expect("upsert");
+        let query = query(vec![1.0, 0.0]);
+        // Page 3 has no vector (a page the index does not hold).
+        let selected = [chosen(1, (1, 3), 0.9), chosen(1, (2, 2), 0.5)];
+        let pages = pages_by_evidence(&store, &query, Fusion::rrf(2, 1.0, 1.0), &selected)
+            .await
+            .expect("ranked");
+        let order: Vec<u32> = pages.iter().map(|p| p.page_start).collect();
+        assert_eq!(order, [2, 1, 3]);
+    }
+}
