@@ -196,6 +196,7 @@ impl Library {
                     query,
                     settings.fusion,
                     &selected,
+                    run.document_boosts(),
                 )
                 .await?;
                 run.store_queries += 1;

@@ -12,14 +12,16 @@ use crate::store::{Candidates, Fusion, QueryVectors, StoreError, VectorStore};
 use crate::tree::page_node_id;
 
 /// The pages under `selected`, each as its own node, scored by a hybrid ranking of all
-/// of them: the best page first. A page the ranking does not return (no vector stored)
-/// comes after every ranked page, in the order of the node it belongs to. Each page is
-/// listed once.
+/// of them plus their document's boost (what the question's card matches add at every
+/// step of the search): the best page first. A page the ranking does not return (no
+/// vector stored) comes after every ranked page, in the order of the node it belongs
+/// to. Each page is listed once.
 pub async fn pages_by_evidence(
     store: &dyn VectorStore,
     query: &QueryVectors,
     fusion: Fusion,
     selected: &[SelectedNode],
+    document_boosts: &HashMap<i64, f32>,
 ) -> Result<Vec<SelectedNode>, StoreError> {
     let mut by_node_score: Vec<&SelectedNode> = selected.iter().collect();
     by_node_score.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -50,21 +52,28 @@ pub async fn pages_by_evidence(
     let ranked = store
         .hybrid_scores(query, &Candidates::Ids(ids.clone()), ids.len(), fusion)
         .await?;
-    let ranked_count = ranked.len();
-    for (rank, scored) in ranked.into_iter().enumerate() {
+    for scored in ranked {
         if let Some(&index) = seen.get(&scored.id) {
-            // Ranks, not the fused scores: they are comparable whatever the fusion.
-            pages[index].score = (ranked_count - rank) as f32;
+            let page = &mut pages[index];
+            let boost = document_boosts.get(&page.doc_id).copied().unwrap_or(0.0);
+            page.score = scored.score + boost;
         }
     }
     // Unranked pages keep their node's order, below every ranked page.
-    let unranked: Vec<usize> = (0..pages.len())
-        .filter(|&i| pages[i].score == f32::NEG_INFINITY)
-        .collect();
-    let count = unranked.len();
-    for (position, index) in unranked.into_iter().enumerate() {
-        pages[index].score = -((position as f32) + 1.0) / (count as f32 + 1.0);
+    let lowest = pages
+        .iter()
+        .map(|page| page.score)
+        .filter(|score| score.is_finite())
+        .fold(0.0_f32, f32::min);
+    let mut position = 0.0;
+    for page in pages
+        .iter_mut()
+        .filter(|page| page.score == f32::NEG_INFINITY)
+    {
+        position += 1.0;
+        page.score = lowest - position;
     }
+    // Stable: equal scores keep the order of the nodes they came from.
     pages.sort_by(|a, b| b.score.total_cmp(&a.score));
     Ok(pages)
 }
@@ -141,7 +150,7 @@ mod tests {
         let query = query(vec![1.0, 0.0]);
         let selected = [chosen(1, (1, 3), 0.9), chosen(1, (4, 5), 0.4)];
         let fusion = Fusion::rrf(2, 1.0, 1.0);
-        let pages = pages_by_evidence(&store, &query, fusion, &selected)
+        let pages = pages_by_evidence(&store, &query, fusion, &selected, &HashMap::new())
             .await
             .expect("ranked");
         let order: Vec<u32> = pages.iter().map(|p| p.page_start).collect();
@@ -162,10 +171,43 @@ mod tests {
         let query = query(vec![1.0, 0.0]);
         // Page 3 has no vector (a page the index does not hold).
         let selected = [chosen(1, (1, 3), 0.9), chosen(1, (2, 2), 0.5)];
-        let pages = pages_by_evidence(&store, &query, Fusion::rrf(2, 1.0, 1.0), &selected)
-            .await
-            .expect("ranked");
+        let pages = pages_by_evidence(
+            &store,
+            &query,
+            Fusion::rrf(2, 1.0, 1.0),
+            &selected,
+            &HashMap::new(),
+        )
+        .await
+        .expect("ranked");
         let order: Vec<u32> = pages.iter().map(|p| p.page_start).collect();
         assert_eq!(order, [2, 1, 3]);
+    }
+
+    #[tokio::test]
+    async fn pages_of_the_document_the_question_names_come_first() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = EdgeStore::open(dir.path(), 2).expect("store");
+        store
+            .upsert(vec![
+                page(1, 1, vec![1.0, 0.0]),
+                page(2, 1, vec![0.5, 1.0]),
+                page(2, 2, vec![0.0, 1.0]),
+            ])
+            .await
+            .expect("upsert");
+        let selected = [chosen(1, (1, 1), 0.9), chosen(2, (1, 2), 0.8)];
+        let boosts = HashMap::from([(2, 2.0)]);
+        let pages = pages_by_evidence(
+            &store,
+            &query(vec![1.0, 0.0]),
+            Fusion::rrf(2, 1.0, 1.0),
+            &selected,
+            &boosts,
+        )
+        .await
+        .expect("ranked");
+        let order: Vec<(i64, u32)> = pages.iter().map(|p| (p.doc_id, p.page_start)).collect();
+        assert_eq!(order, [(2, 1), (2, 2), (1, 1)]);
     }
 }

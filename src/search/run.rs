@@ -149,6 +149,12 @@ impl<'a> SearchRun<'a> {
         self
     }
 
+    /// What the question's card matches add to every node of their documents, at every
+    /// step (empty when the question named nothing).
+    pub fn document_boosts(&self) -> &HashMap<i64, f32> {
+        &self.carried_boosts
+    }
+
     /// Scores sections as `scoring` says (their own text by default).
     pub fn with_section_scoring(mut self, scoring: SectionScoring) -> Self {
         self.section_scoring = scoring;
