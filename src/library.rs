@@ -305,6 +305,7 @@ impl Library {
         dimension: usize,
         fresh: bool,
     ) -> Result<Arc<dyn VectorStore>> {
+        let new_layout = crate::store::DenseLayout::for_windows(self.settings.page_windows);
         match location {
             StoreLocation::Embedded => {
                 let path = self.root.join(INDEX_DIR);
@@ -323,7 +324,7 @@ impl Library {
                             }
                         })?;
                     }
-                    EdgeStore::open(&path, dimension)
+                    EdgeStore::open_as(&path, dimension, new_layout)
                 })
                 .await
                 .map_err(|err| crate::store::StoreError::Engine(err.to_string()))??;
@@ -331,9 +332,14 @@ impl Library {
             }
             StoreLocation::Remote(config) => {
                 let config = self.options.qdrant.apply(config.clone());
-                let store =
-                    RemoteStore::open(config, &self.options.qdrant.api_key, dimension, fresh)
-                        .await?;
+                let store = RemoteStore::open(
+                    config,
+                    &self.options.qdrant.api_key,
+                    dimension,
+                    fresh,
+                    new_layout,
+                )
+                .await?;
                 Ok(Arc::new(store))
             }
         }

@@ -51,7 +51,7 @@ impl Library {
                     }
                 })?;
             }
-            EdgeStore::open(&staging_path, dimension)
+            EdgeStore::open_as(&staging_path, dimension, DenseLayout::Windows)
         })
         .await
         .map_err(|err| crate::store::StoreError::Engine(err.to_string()))??;

@@ -413,9 +413,15 @@ async fn local_fusion_of_raw_scores_ranks_exactly_as_the_server() {
     // One collection, emptied at the start of every run.
     let collection = "pagetree_test_store_contract";
     let key = ApiKey::new(server_key().unwrap_or_default());
-    let store = RemoteStore::open(RemoteConfig::new(url, collection), &key, DIMENSION, true)
-        .await
-        .expect("the server opens a fresh collection");
+    let store = RemoteStore::open(
+        RemoteConfig::new(url, collection),
+        &key,
+        DIMENSION,
+        true,
+        pagetree::store::DenseLayout::Windows,
+    )
+    .await
+    .expect("the server opens a fresh collection");
     let points = fill(&store, 3).await;
     assert_local_fusion_matches_the_engine(&store, &points).await;
     common::contract::assert_rankings_are_stable_and_filters_agree(&store, &points).await;

@@ -28,7 +28,7 @@ pub struct IngestArgs {
     /// Refuse documents longer than this many pages.
     #[arg(long)]
     pub max_pages: Option<u32>,
-    /// Embed each page in up to this many windows of the model's length (default 4);
+    /// Embed each page in up to this many windows of the model's length (default 1);
     /// documents already in the library keep theirs until `reindex --windows`.
     #[arg(long, value_name = "N")]
     pub windows: Option<usize>,

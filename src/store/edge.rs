@@ -43,10 +43,19 @@ pub struct EdgeStore {
 }
 
 impl EdgeStore {
-    /// Opens the index in `path`, creating it for `dimension`-sized dense vectors when
-    /// the folder holds none yet. A new index keeps every window of a node
-    /// ([`DenseLayout::Windows`]); one made before windows keeps its single vectors.
+    /// Opens the index in `path`, creating it for `dimension`-sized dense vectors that
+    /// keep every window of a node when the folder holds none yet.
     pub fn open(path: &Path, dimension: usize) -> Result<Self, StoreError> {
+        Self::open_as(path, dimension, DenseLayout::Windows)
+    }
+
+    /// Opens the index in `path`, creating it in `new_layout` when the folder holds none
+    /// yet; an existing index keeps the layout it was made with.
+    pub fn open_as(
+        path: &Path,
+        dimension: usize,
+        new_layout: DenseLayout,
+    ) -> Result<Self, StoreError> {
         let open_error = |err: OperationError| StoreError::Open {
             path: path.display().to_string(),
             detail: err.to_string(),
@@ -57,8 +66,7 @@ impl EdgeStore {
         })?;
         let fresh = !path.join("edge_config.json").exists();
         let shard = if fresh {
-            EdgeShard::new(path, new_index_config(dimension, DenseLayout::Windows))
-                .map_err(open_error)?
+            EdgeShard::new(path, new_index_config(dimension, new_layout)).map_err(open_error)?
         } else {
             // Housekeeping only: a log that could not be trimmed still opens.
             if let Err(err) = super::edge_wal::trim_write_ahead_log(path) {

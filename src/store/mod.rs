@@ -84,6 +84,17 @@ pub enum DenseLayout {
     Windows,
 }
 
+impl DenseLayout {
+    /// The layout a new index needs to keep `windows` windows a page.
+    pub fn for_windows(windows: usize) -> Self {
+        if windows > 1 {
+            Self::Windows
+        } else {
+            Self::Single
+        }
+    }
+}
+
 /// The query, embedded once per search.
 #[derive(Debug, Clone)]
 pub struct QueryVectors {

@@ -151,12 +151,14 @@ impl RemoteStore {
     }
 
     /// Connects and makes sure the collection exists for `dimension`-sized dense
-    /// vectors; `fresh` first drops whatever the collection held (a migration target).
+    /// vectors (a new one in `new_layout`); `fresh` first drops whatever the collection
+    /// held (a migration target).
     pub async fn open(
         config: RemoteConfig,
         api_key: &ApiKey,
         dimension: usize,
         fresh: bool,
+        new_layout: DenseLayout,
     ) -> Result<Self, StoreError> {
         let mut store = Self::connect(config, api_key).await?;
         let name = store.config.collection.clone();
@@ -173,7 +175,8 @@ impl RemoteStore {
                 .await?;
         }
         if !exists || fresh {
-            store.create_collection(dimension).await?;
+            store.create_collection(dimension, new_layout).await?;
+            store.layout = new_layout;
         } else {
             store.layout = store.check_dimension(dimension).await?;
         }
@@ -184,20 +187,24 @@ impl RemoteStore {
         &self.config
     }
 
-    async fn create_collection(&self, dimension: usize) -> Result<(), StoreError> {
+    async fn create_collection(
+        &self,
+        dimension: usize,
+        layout: DenseLayout,
+    ) -> Result<(), StoreError> {
         let name = &self.config.collection;
         let dimension = u64::try_from(dimension)
             .map_err(|_| StoreError::Engine(format!("bad dimension {dimension}")))?;
         let request = || {
             let mut vectors = VectorsConfigBuilder::default();
-            vectors.add_named_vector_params(
-                DENSE_VECTOR,
-                VectorParamsBuilder::new(dimension, Distance::Cosine).multivector_config(
-                    MultiVectorConfig {
-                        comparator: MultiVectorComparator::MaxSim.into(),
-                    },
-                ),
-            );
+            let dense = VectorParamsBuilder::new(dimension, Distance::Cosine);
+            let dense = match layout {
+                DenseLayout::Single => dense,
+                DenseLayout::Windows => dense.multivector_config(MultiVectorConfig {
+                    comparator: MultiVectorComparator::MaxSim.into(),
+                }),
+            };
+            vectors.add_named_vector_params(DENSE_VECTOR, dense);
             let mut sparse = SparseVectorsConfigBuilder::default();
             sparse.add_named_vector_params(
                 SPARSE_VECTOR,
