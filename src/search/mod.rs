@@ -26,14 +26,17 @@ use crate::store::{Fusion, FusionMethod, ScoredNode};
 /// On the dev split (47 questions, whole library, max_node_pages 8) k = 2 gave knee
 /// hit 0.170 at 8,768 mean context tokens against 0.149 at 22,411 for k = 60.
 pub const DEFAULT_RRF_K: usize = 2;
-/// RRF. The score fusions carry evidence into the knee's curve and win on FinanceBench
-/// (dev, best-page, 2,500 tokens: knee whole library .298 with DBSF against .255 with
-/// RRF, per document .404 against .340), but lose badly on xquad-dev (600 tokens),
-/// where the English-only dense model is noise on Spanish and Russian pages and a
-/// score fusion gives that noise a full share (knee es .655 against .825, ru .404
-/// against .592). They are settings (`--fusion dbsf|min-max`) until the dense model
-/// reads every language (issue 21).
-pub const DEFAULT_FUSION: FusionMethod = FusionMethod::Rrf;
+/// Min–max: each list scaled to 0–1, so the knee is cut on a curve that carries the
+/// evidence, not on ranks alone. With a budget's pages ranked by their own evidence
+/// (see [`page_order`]), the default strategy, knee, is better with it than with RRF on
+/// both dev splits (best-page scoring; FinanceBench at 2,500 tokens, whole library /
+/// told the filing; xquad-dev at 600 tokens, en / es / ru):
+/// knee RRF .277 / .362, .967 / .887 / .660; min–max .298 / .426, .974 / .904 / .703;
+/// DBSF .255 / .404, .975 / .910 / .717. Min–max also lifts sensitive-knee and beam on
+/// xquad (ru .667 → .732, .698 → .727) but costs them on FinanceBench's whole library
+/// (.362 → .277, .362 → .298), and flat told the filing (.489 → .426). The knee keeps
+/// more with it (mean tokens 1,681 → 2,215 over the whole library).
+pub const DEFAULT_FUSION: FusionMethod = FusionMethod::MinMax;
 
 /// Best-page scoring, against own-text, on the dev splits (RRF): it lifts every tree
 /// strategy on xquad-dev in all three languages at 600 tokens (knee en .864 → .941,

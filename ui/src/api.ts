@@ -607,8 +607,9 @@ export function defaultStrategies(): Strategy[] {
   ];
 }
 
+/** The engine's default (`DEFAULT_FUSION` in src/search/mod.rs), for when the shell sends none. */
 export function defaultFusion(): Fusion {
-  return { method: 'rrf', rrf_k: 2, dense_weight: 1, sparse_weight: 1 };
+  return { method: 'min-max', rrf_k: 2, dense_weight: 1, sparse_weight: 1 };
 }
 
 export const DEFAULT_SECTION_SCORING: SectionScoring = 'best-page';

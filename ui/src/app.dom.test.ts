@@ -117,8 +117,11 @@ describe('the app on the demo backend', () => {
     const rrf = view('compare').querySelector<HTMLInputElement>('#compare-rrf')!;
     const scoring = view('compare').querySelector<HTMLSelectElement>('#compare-section-scoring')!;
     expect([...fusion.options].map((o) => o.value)).toEqual(['rrf', 'dbsf', 'min-max']);
-    expect(fusion.value).toBe('rrf');
+    expect(fusion.value).toBe('min-max');
     expect(scoring.value).toBe('best-page');
+    expect(rrf.disabled).toBe(true);
+    fusion.value = 'rrf';
+    fusion.dispatchEvent(new Event('change'));
     expect(rrf.disabled).toBe(false);
     expect(view('compare').querySelector('#compare-fusion-hint')?.textContent).toMatch(/only ranks count/);
     fusion.value = 'dbsf';
@@ -234,8 +237,8 @@ describe('the app on the demo backend', () => {
     const rrf = view('settings').querySelector<HTMLInputElement>('#set-rrf')!;
     const fusion = view('settings').querySelector<HTMLSelectElement>('#set-fusion')!;
     await until(() => rrf.value === '2', 'the settings to load');
-    expect(fusion.value).toBe('rrf');
-    expect(rrf.disabled).toBe(false);
+    expect(fusion.value).toBe('min-max');
+    expect(rrf.disabled).toBe(true);
     fusion.value = 'dbsf';
     fusion.dispatchEvent(new Event('change'));
     expect(rrf.disabled).toBe(true);

@@ -107,11 +107,11 @@ describe('completeStrategies', () => {
 });
 
 describe('search settings', () => {
-  it('starts from the engine defaults: RRF, equal weights, best-page sections', () => {
+  it('starts from the engine defaults: min–max, equal weights, best-page sections', () => {
     expect(valuesToSettings({ rrfK: '60', tokenBudget: '' })).toEqual({
       ok: true,
       value: {
-        fusion: { method: 'rrf', rrf_k: 60, dense_weight: 1, sparse_weight: 1 },
+        fusion: { method: 'min-max', rrf_k: 60, dense_weight: 1, sparse_weight: 1 },
         section_scoring: 'best-page',
         token_budget: null,
         documents: null,
@@ -182,7 +182,7 @@ describe('fusion', () => {
 
   it('names the fusion, with k only for RRF', () => {
     expect(describeFusion({ method: 'rrf', rrf_k: 2, dense_weight: 1, sparse_weight: 1 })).toBe('RRF k = 2');
-    expect(describeFusion(defaultFusion())).toBe('RRF k = 2');
+    expect(describeFusion(defaultFusion())).toBe('Min–max');
     expect(describeFusion({ method: 'dbsf', rrf_k: 2, dense_weight: 1, sparse_weight: 0.5 })).toBe('DBSF');
     expect(describeFusion({ method: 'min-max', rrf_k: 2, dense_weight: 1, sparse_weight: 1 })).toBe('Min–max');
     // A result from a shell that sent no method.
