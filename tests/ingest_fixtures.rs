@@ -184,3 +184,28 @@ async fn a_library_reopens_with_its_documents_and_trees() {
     assert_eq!(document.status, DocumentStatus::Ready);
     check_invariants(&nodes, 6).expect("invariants");
 }
+
+#[tokio::test]
+async fn keywords_of_real_documents_hold_no_stop_word() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = open_library(dir.path()).await;
+    let files = [
+        fixture("multipage.pdf"),
+        fixture("cyrillic.pdf"),
+        fixture("spanish.pdf"),
+        common::filing("FOOTLOCKER_2022_8K_dated-2022-05-20.pdf"),
+    ];
+    for file in &files {
+        library.ingest(file, &NoProgress).await.expect("ingests");
+    }
+    for document in library.catalog().documents().await.expect("documents") {
+        let (_, nodes) = library.tree(&document.name).await.expect("tree");
+        let keywords: Vec<&String> = nodes.iter().flat_map(|node| &node.keywords).collect();
+        assert!(!keywords.is_empty(), "{} has keywords", document.name);
+        let stop: Vec<&&String> = keywords
+            .iter()
+            .filter(|word| pagetree::describe::extractive::is_stop_word(word))
+            .collect();
+        assert!(stop.is_empty(), "{}: {stop:?}", document.name);
+    }
+}

@@ -2,6 +2,7 @@
 //! terms against the rest of its document (TF-IDF over the document's pages).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
 
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -99,9 +100,30 @@ pub fn summarise(children: &[&str], stats: &TermStats, word_budget: usize) -> St
     truncate_words(&parts.join(" "), word_budget)
 }
 
+/// The languages our users write in; a page's language is not known when it is
+/// described, and a word that is a stop word in any of them is a poor keyword in all.
+const STOP_WORD_LANGUAGES: [&str; 3] = ["en", "ru", "es"];
+
+/// Whether `term` (lower-cased) is a stop word of English, Russian or Spanish.
+pub fn is_stop_word(term: &str) -> bool {
+    static WORDS: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    WORDS
+        .get_or_init(|| {
+            STOP_WORD_LANGUAGES
+                .iter()
+                .filter_map(|code| stop_words::lookup(code))
+                .flatten()
+                .copied()
+                .collect()
+        })
+        .contains(term)
+}
+
+/// The page's most distinctive terms (TF-IDF against its document), stop words left out:
+/// "were", "that" or "forth" may be rare on a page and still say nothing about it.
 fn distinctive_terms(text: &str, stats: &TermStats, limit: usize) -> Vec<String> {
     let mut frequency: HashMap<String, f32> = HashMap::new();
-    for term in terms(text) {
+    for term in terms(text).filter(|term| !is_stop_word(term)) {
         *frequency.entry(term).or_default() += 1.0;
     }
     let mut scored: Vec<(String, f32)> = frequency
@@ -200,6 +222,26 @@ mod tests {
             Some("magma")
         );
         assert!(!description.keywords.contains(&"annual".to_string()));
+    }
+
+    #[test]
+    fn keywords_leave_out_stop_words_of_english_russian_and_spanish() {
+        let pages = [
+            "Were the nominees set forth above elected? Her votes were counted.",
+            "Дивиденды были выплачены, потому что прибыль выросла.",
+            "Los ingresos fueron mayores porque las ventas crecieron.",
+        ];
+        let stats = TermStats::from_pages(pages);
+        for page in pages {
+            let keywords = describe_page(page, &stats, 50).keywords;
+            assert!(!keywords.is_empty(), "{page}");
+            let stop: Vec<&String> = keywords.iter().filter(|k| is_stop_word(k)).collect();
+            assert!(stop.is_empty(), "{stop:?} in {keywords:?}");
+        }
+        for word in ["were", "that", "her", "above", "forth", "потому", "porque"] {
+            assert!(is_stop_word(word), "{word}");
+        }
+        assert!(!is_stop_word("dividends") && !is_stop_word("дивиденды"));
     }
 
     #[test]
