@@ -35,7 +35,10 @@ pub const DEFAULT_RRF_K: usize = 2;
 /// DBSF .255 / .404, .975 / .910 / .717. Min–max also lifts sensitive-knee and beam on
 /// xquad (ru .667 → .732, .698 → .727) but costs them on FinanceBench's whole library
 /// (.362 → .277, .362 → .298), and flat told the filing (.489 → .426). The knee keeps
-/// more with it (mean tokens 1,681 → 2,215 over the whole library).
+/// more with it (mean tokens 1,681 → 2,215 over the whole library), which costs time:
+/// `bench-scale --nodes 100000`, knee p50 2.63 ms with RRF against 5.16–6.15 ms with
+/// min–max over two runs (16.6 store queries a search against 7.1; flat 1.9 ms),
+/// sensitive-knee 3.56 against 5.94–6.46 ms.
 pub const DEFAULT_FUSION: FusionMethod = FusionMethod::MinMax;
 
 /// Best-page scoring, against own-text, on the dev splits (RRF): it lifts every tree
