@@ -14,10 +14,16 @@ pub fn dense_text(node: &Node, card: Option<&DocumentCard>, page_text: Option<&s
     let body = page_text
         .filter(|text| !text.trim().is_empty())
         .unwrap_or(&node.description);
-    match card.map(DocumentCard::short_form).filter(|s| !s.is_empty()) {
-        Some(identity) => format!("{identity}.\n{body}"),
-        None => body.to_string(),
-    }
+    format!("{}{body}", identity_lead(card))
+}
+
+/// What every dense text of a document starts with: the card's short form and a line
+/// break, or nothing for a document without one.
+pub fn identity_lead(card: Option<&DocumentCard>) -> String {
+    card.map(DocumentCard::short_form)
+        .filter(|identity| !identity.is_empty())
+        .map(|identity| format!("{identity}.\n"))
+        .unwrap_or_default()
 }
 
 /// The texts of a node's dense vectors: a page with a text layer in up to
@@ -31,10 +37,7 @@ pub fn dense_texts(
     max_windows: usize,
 ) -> Result<Vec<String>, EmbedError> {
     match page_text.filter(|text| !text.trim().is_empty()) {
-        Some(text) => {
-            let identity = card.map(DocumentCard::short_form);
-            splitter.windows(identity.as_deref(), text, max_windows)
-        }
+        Some(text) => splitter.windows(&identity_lead(card), text, max_windows),
         None => Ok(vec![dense_text(node, card, None)]),
     }
 }

@@ -420,9 +420,8 @@ impl Library {
             .revectored(document, points, dense.then_some(windows))
             .await?;
         let rewritten = points.len();
-        for batch in points.chunks(UPSERT_CHUNK) {
-            store.upsert(batch.to_vec()).await?;
-        }
+        // The store writes in batches of its own.
+        store.upsert(points).await?;
         Ok(rewritten)
     }
 

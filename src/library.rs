@@ -64,6 +64,23 @@ pub enum LibraryError {
     },
 }
 
+/// Opens the embedded index in `path` (blocking); `fresh` empties the folder first, and
+/// a new index is made in `new_layout`.
+pub(crate) fn open_edge_folder(
+    path: &Path,
+    dimension: usize,
+    fresh: bool,
+    new_layout: crate::store::DenseLayout,
+) -> std::result::Result<EdgeStore, crate::store::StoreError> {
+    if fresh && path.exists() {
+        std::fs::remove_dir_all(path).map_err(|err| crate::store::StoreError::Open {
+            path: path.display().to_string(),
+            detail: err.to_string(),
+        })?;
+    }
+    EdgeStore::open_as(path, dimension, new_layout)
+}
+
 /// Where a library lives unless the user says otherwise: the platform's data folder,
 /// shared by the CLI and the desktop app.
 pub fn default_root() -> Option<PathBuf> {
@@ -316,15 +333,7 @@ impl Library {
                             detail: format!("an interrupted rebuild could not be resolved: {err}"),
                         }
                     })?;
-                    if fresh && path.exists() {
-                        std::fs::remove_dir_all(&path).map_err(|err| {
-                            crate::store::StoreError::Open {
-                                path: path.display().to_string(),
-                                detail: err.to_string(),
-                            }
-                        })?;
-                    }
-                    EdgeStore::open_as(&path, dimension, new_layout)
+                    open_edge_folder(&path, dimension, fresh, new_layout)
                 })
                 .await
                 .map_err(|err| crate::store::StoreError::Engine(err.to_string()))??;

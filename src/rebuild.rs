@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use crate::catalog::DocumentStatus;
 use crate::error::Result;
 use crate::ingest::{Progress, Stage};
+use crate::library::open_edge_folder;
 use crate::library::{Library, LibraryError};
-use crate::store::edge::EdgeStore;
 use crate::store::location::StoreLocation;
 use crate::store::{DenseLayout, VectorStore};
 
@@ -20,7 +20,6 @@ use crate::store::{DenseLayout, VectorStore};
 const STAGING_SUFFIX: &str = "rebuilding";
 /// Where the old index waits, for a moment, while the new one takes its place.
 const RETIRED_SUFFIX: &str = "retired";
-const UPSERT_CHUNK: usize = 256;
 
 impl Library {
     /// Whether the settings ask for windows that the index cannot keep.
@@ -43,15 +42,7 @@ impl Library {
         let dimension = self.dimension().await?;
         let staging_path = staging.clone();
         let new = tokio::task::spawn_blocking(move || {
-            if staging_path.exists() {
-                std::fs::remove_dir_all(&staging_path).map_err(|err| {
-                    crate::store::StoreError::Open {
-                        path: staging_path.display().to_string(),
-                        detail: err.to_string(),
-                    }
-                })?;
-            }
-            EdgeStore::open_as(&staging_path, dimension, DenseLayout::Windows)
+            open_edge_folder(&staging_path, dimension, true, DenseLayout::Windows)
         })
         .await
         .map_err(|err| crate::store::StoreError::Engine(err.to_string()))??;
@@ -66,9 +57,7 @@ impl Library {
             let points = old.document_points(document.id).await?;
             let points = self.revectored(document, points, Some(windows)).await?;
             written += points.len();
-            for batch in points.chunks(UPSERT_CHUNK) {
-                new.upsert(batch.to_vec()).await?;
-            }
+            new.upsert(points).await?;
         }
         new.flush().await?;
         new.optimize().await?;

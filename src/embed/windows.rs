@@ -33,25 +33,22 @@ impl WindowSplitter {
         })
     }
 
-    /// The texts to embed for one page: `identity` followed by consecutive, disjoint
-    /// pieces of `body`, each short enough that the model reads it whole, at most
-    /// `max_windows` of them (the rest of a very long page is left to BM25). A body that
-    /// fits gives one text, the same as embedding it unsplit.
+    /// The texts to embed for one page: `lead` (the document's identity, see
+    /// [`crate::index_text::identity_lead`]) followed by consecutive, disjoint pieces of
+    /// `body`, each short enough that the model reads it whole, at most `max_windows` of
+    /// them (the rest of a very long page is not embedded). A body that fits gives one
+    /// text, the same as embedding it unsplit.
     pub fn windows(
         &self,
-        identity: Option<&str>,
+        lead: &str,
         body: &str,
         max_windows: usize,
     ) -> Result<Vec<String>, EmbedError> {
-        let lead = identity
-            .filter(|identity| !identity.is_empty())
-            .map(|identity| format!("{identity}.\n"))
-            .unwrap_or_default();
         let whole = || vec![format!("{lead}{body}")];
         if max_windows <= 1 {
             return Ok(whole());
         }
-        let lead_tokens = self.token_count(&lead)?;
+        let lead_tokens = self.token_count(lead)?;
         let capacity = self
             .window_tokens
             .saturating_sub(RESERVED_TOKENS + lead_tokens)
@@ -121,7 +118,7 @@ mod tests {
     #[test]
     fn a_short_page_is_one_window_with_its_identity() {
         let windows = splitter(256)
-            .windows(Some("3M Company · 10-K"), "Net sales rose.", 4)
+            .windows("3M Company · 10-K.\n", "Net sales rose.", 4)
             .expect("split");
         assert_eq!(windows, ["3M Company · 10-K.\nNet sales rose."]);
     }
@@ -133,7 +130,7 @@ mod tests {
             .map(|n| format!("row{n} revenue"))
             .collect::<Vec<_>>()
             .join(" ");
-        let windows = splitter.windows(Some("Acme"), &body, 100).expect("split");
+        let windows = splitter.windows("Acme.\n", &body, 100).expect("split");
         assert!(windows.len() > 2, "{windows:?}");
         for window in &windows {
             assert!(window.starts_with("Acme.\n"), "{window}");
@@ -171,8 +168,8 @@ mod tests {
     fn windows_stop_at_the_cap_and_one_window_means_the_whole_text() {
         let splitter = splitter(32);
         let body = "word ".repeat(400);
-        assert_eq!(splitter.windows(None, &body, 3).expect("split").len(), 3);
-        let single = splitter.windows(None, &body, 1).expect("split");
+        assert_eq!(splitter.windows("", &body, 3).expect("split").len(), 3);
+        let single = splitter.windows("", &body, 1).expect("split");
         assert_eq!(single, [body]);
     }
 
@@ -180,7 +177,7 @@ mod tests {
     fn text_that_is_not_ascii_is_cut_between_characters() {
         let splitter = splitter(16);
         let body = "Озеро Байкал — самое глубокое озеро на планете Земля. ".repeat(10);
-        let windows = splitter.windows(None, &body, 50).expect("split");
+        let windows = splitter.windows("", &body, 50).expect("split");
         assert!(windows.len() > 1);
         assert!(windows.iter().all(|w| body.contains(w.as_str())));
     }

@@ -49,8 +49,9 @@ pub async fn pages_by_evidence(
         return Ok(pages);
     }
     let ids: Vec<u64> = pages.iter().map(|page| page.id).collect();
+    let limit = ids.len();
     let ranked = store
-        .hybrid_scores(query, &Candidates::Ids(ids.clone()), ids.len(), fusion)
+        .hybrid_scores(query, &Candidates::Ids(ids), limit, fusion)
         .await?;
     for scored in ranked {
         if let Some(&index) = seen.get(&scored.id) {
