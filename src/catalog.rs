@@ -431,6 +431,14 @@ impl Catalog {
         self.set_setting(key, &json).await
     }
 
+    pub async fn remove_setting(&self, key: &str) -> Result<(), CatalogError> {
+        sqlx::query("DELETE FROM settings WHERE key = ?")
+            .bind(key)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     pub async fn set_setting(&self, key: &str, value: &str) -> Result<(), CatalogError> {
         sqlx::query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
             .bind(key)

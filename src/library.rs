@@ -11,7 +11,7 @@ use tokio::sync::OnceCell;
 use crate::assets::Assets;
 use crate::catalog::{Catalog, DocumentRecord, DocumentStatus};
 use crate::describe::{Describer, LlmDescriber, LlmSettings};
-use crate::embed::{DenseEmbedder, SparseEmbedder};
+use crate::embed::{DenseEmbedder, DenseModel, SparseEmbedder};
 use crate::error::Result;
 use crate::llm::ApiKey;
 use crate::settings::LibrarySettings;
@@ -54,6 +54,14 @@ pub enum LibraryError {
     },
     #[error("the library's vectors on {0} keep one vector a page; to embed pages in windows, move the library to this computer's embedded store, reindex it there, and move it back")]
     RebuildRemote(String),
+    #[error("the library's vectors on {0} were made by one model and are re-embedded only in this computer's embedded store; move the library here with `pagetree migrate`, reindex it, and move it back")]
+    ModelChangeRemote(String),
+    #[error("this library's vectors were made by {library}, not {requested}, and the two cannot be searched together; keep using {library}, or re-embed the library with `pagetree reindex --model {requested_id}` (its PDFs are not read again, nothing is lost)")]
+    ModelMismatch {
+        library: &'static str,
+        requested: &'static str,
+        requested_id: &'static str,
+    },
     #[error("the library's vectors are already on {0}")]
     AlreadyThere(String),
     #[error("the copy on {target} does not match the library ({detail}); nothing was switched, the library still uses {source_location}")]
@@ -62,6 +70,14 @@ pub enum LibraryError {
         source_location: String,
         detail: String,
     },
+}
+
+fn model_mismatch(library: DenseModel, requested: DenseModel) -> LibraryError {
+    LibraryError::ModelMismatch {
+        library: library.label(),
+        requested: requested.label(),
+        requested_id: requested.id(),
+    }
 }
 
 /// Opens the embedded index in `path` (blocking); `fresh` empties the folder first, and
@@ -167,8 +183,16 @@ impl Library {
         })?;
         let lock = acquire_lock(root)?;
         let catalog = Catalog::open(&root.join(CATALOG_FILE)).await?;
-        let settings = LibrarySettings::load(&catalog).await?;
+        let mut settings = LibrarySettings::load_and_record(&catalog).await?;
         let location = resolve_location(&catalog, &options.qdrant).await?;
+        if matches!(location, StoreLocation::Embedded) {
+            crate::rebuild::settle_interrupted_rebuild(
+                &root.join(INDEX_DIR),
+                &catalog,
+                &mut settings,
+            )
+            .await?;
+        }
         let library = Self {
             root: root.to_path_buf(),
             catalog,
@@ -217,8 +241,16 @@ impl Library {
             ))
             .into());
         }
+        if settings.dense_model != self.settings.dense_model
+            && !self.catalog.documents().await?.is_empty()
+        {
+            return Err(model_mismatch(self.settings.dense_model, settings.dense_model).into());
+        }
         SparseEmbedder::new(&settings.bm25_language)?;
         settings.save(&self.catalog).await?;
+        if settings.dense_model != self.settings.dense_model {
+            self.dense = OnceCell::new();
+        }
         self.settings = settings;
         self.sparse = OnceCell::new();
         Ok(())
@@ -237,12 +269,15 @@ impl Library {
 
     pub async fn dense(&self) -> Result<Arc<DenseEmbedder>> {
         let assets = self.assets()?.clone();
+        let model = self.settings.dense_model;
         self.dense
             .get_or_try_init(|| async move {
-                tokio::task::spawn_blocking(move || DenseEmbedder::load(&assets).map(Arc::new))
-                    .await
-                    .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))?
-                    .map_err(crate::Error::from)
+                tokio::task::spawn_blocking(move || {
+                    DenseEmbedder::load(&assets, model).map(Arc::new)
+                })
+                .await
+                .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))?
+                .map_err(crate::Error::from)
             })
             .await
             .cloned()
@@ -380,6 +415,14 @@ impl Library {
 
     pub fn llm_settings(&self) -> Option<&LlmSettings> {
         self.options.llm.as_ref()
+    }
+
+    /// Embeds with `model` from the next embedding on, without recording it.
+    pub(crate) fn use_dense_model(&mut self, model: DenseModel) {
+        if self.settings.dense_model != model {
+            self.settings.dense_model = model;
+            self.dense = OnceCell::new();
+        }
     }
 
     /// Loads the embedding model from `dir` (or the default) from the next embedding on.

@@ -2,19 +2,28 @@
 //! nodes, page texts and cards), without reading a PDF again: an index made before pages
 //! were embedded in windows keeps one vector a node and cannot take more in place.
 //!
+//! The same rebuild re-embeds a library with another dense model.
+//!
 //! The new index is written beside the live one and swapped in only once it is
 //! complete, so a crash at any point leaves one whole index: the old one, or the new.
+//! A model change is written down as pending while its index is built, and made the
+//! library's model only with the index that holds its vectors.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::catalog::DocumentStatus;
+use crate::catalog::{Catalog, DocumentStatus};
+use crate::embed::DenseModel;
 use crate::error::Result;
 use crate::ingest::{Progress, Stage};
 use crate::library::open_edge_folder;
 use crate::library::{Library, LibraryError};
+use crate::settings::LibrarySettings;
 use crate::store::location::StoreLocation;
 use crate::store::{DenseLayout, VectorStore};
+
+/// The model a rebuild under way is embedding with (a catalog setting).
+const PENDING_MODEL: &str = "pending_dense_model";
 
 /// Where the new index is written until it is complete.
 const STAGING_SUFFIX: &str = "rebuilding";
@@ -35,6 +44,36 @@ impl Library {
         if !matches!(self.location(), StoreLocation::Embedded) {
             return Err(LibraryError::RebuildRemote(self.location().describe()).into());
         }
+        self.rebuild_embedded(None, progress).await
+    }
+
+    /// Re-embeds every document with `model` into a new index and makes it the
+    /// library's model. Returns the number of points written.
+    pub async fn change_dense_model(
+        &mut self,
+        model: DenseModel,
+        progress: &dyn Progress,
+    ) -> Result<usize> {
+        if !matches!(self.location(), StoreLocation::Embedded) {
+            return Err(LibraryError::ModelChangeRemote(self.location().describe()).into());
+        }
+        let previous = self.settings().dense_model;
+        self.use_dense_model(model);
+        let written = self.rebuild_embedded(Some(model), progress).await;
+        if written.is_err() {
+            self.use_dense_model(previous);
+            if let Err(err) = self.catalog().remove_setting(PENDING_MODEL).await {
+                tracing::warn!(%err, "the failed model change stays marked until the next start");
+            }
+        }
+        written
+    }
+
+    async fn rebuild_embedded(
+        &mut self,
+        model: Option<DenseModel>,
+        progress: &dyn Progress,
+    ) -> Result<usize> {
         let live = self.index_dir();
         let staging = sibling(&live, STAGING_SUFFIX);
         let retired = sibling(&live, RETIRED_SUFFIX);
@@ -46,6 +85,15 @@ impl Library {
         })
         .await
         .map_err(|err| crate::store::StoreError::Engine(err.to_string()))??;
+        // Written only once the staging folder exists: see `settle_interrupted_rebuild`.
+        match model {
+            Some(model) => {
+                self.catalog()
+                    .set_setting(PENDING_MODEL, model.id())
+                    .await?
+            }
+            None => self.catalog().remove_setting(PENDING_MODEL).await?,
+        }
         let documents = self
             .catalog()
             .documents_with_status(DocumentStatus::Ready)
@@ -68,6 +116,11 @@ impl Library {
             path: live.display().to_string(),
             detail: format!("the rebuilt index could not replace the old one: {err}"),
         })?;
+        if model.is_some() {
+            let settings = self.settings().clone();
+            settings.save(self.catalog()).await?;
+            self.catalog().remove_setting(PENDING_MODEL).await?;
+        }
         tracing::info!(
             points = written,
             windows,
@@ -93,9 +146,18 @@ fn swap_in(live: &Path, staging: &Path, retired: &Path) -> io::Result<()> {
     std::fs::remove_dir_all(retired)
 }
 
+/// What became of a rebuild that a crash interrupted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Interrupted {
+    /// No rebuild was under way, or it had finished.
+    Nothing,
+    /// The new index was incomplete and was thrown away.
+    Discarded,
+}
+
 /// Finishes a swap that a crash interrupted, or throws away a rebuild that never
 /// finished; called before the embedded index at `live` is opened.
-pub(crate) fn recover_interrupted_rebuild(live: &Path) -> io::Result<()> {
+pub(crate) fn recover_interrupted_rebuild(live: &Path) -> io::Result<Interrupted> {
     let staging = sibling(live, STAGING_SUFFIX);
     let retired = sibling(live, RETIRED_SUFFIX);
     if !live.exists() && retired.exists() {
@@ -113,7 +175,39 @@ pub(crate) fn recover_interrupted_rebuild(live: &Path) -> io::Result<()> {
     if live.exists() && staging.exists() {
         tracing::warn!("removing an index rebuild that was interrupted");
         std::fs::remove_dir_all(&staging)?;
+        return Ok(Interrupted::Discarded);
     }
+    Ok(Interrupted::Nothing)
+}
+
+/// Puts right the index at `live` after a crash, and the library's model with it: a
+/// model change still pending took effect if its index was swapped in (no staging
+/// folder is left, and the pending mark is written only once there is one), and did not
+/// if its index was thrown away.
+pub(crate) async fn settle_interrupted_rebuild(
+    live: &Path,
+    catalog: &Catalog,
+    settings: &mut LibrarySettings,
+) -> Result<()> {
+    let path = live.to_path_buf();
+    let outcome = tokio::task::spawn_blocking(move || recover_interrupted_rebuild(&path))
+        .await
+        .map_err(|err| crate::store::StoreError::Engine(err.to_string()))?
+        .map_err(|err| crate::store::StoreError::Open {
+            path: live.display().to_string(),
+            detail: format!("an interrupted rebuild could not be resolved: {err}"),
+        })?;
+    let Some(pending) = catalog.setting(PENDING_MODEL).await? else {
+        return Ok(());
+    };
+    if outcome == Interrupted::Nothing {
+        if let Ok(model) = pending.parse::<DenseModel>() {
+            tracing::warn!(%model, "finishing a change of embedding model that was interrupted");
+            settings.dense_model = model;
+            settings.save(catalog).await?;
+        }
+    }
+    catalog.remove_setting(PENDING_MODEL).await?;
     Ok(())
 }
 
@@ -140,14 +234,20 @@ mod tests {
         // Cut off while the new index was being written: the old one stays.
         folder_with(&live, "old");
         folder_with(&staging, "half");
-        recover_interrupted_rebuild(&live).expect("recover");
+        assert_eq!(
+            recover_interrupted_rebuild(&live).expect("recover"),
+            Interrupted::Discarded
+        );
         assert_eq!(marker(&live), "old");
         assert!(!staging.exists());
 
         // Cut off between the two renames: the complete new index goes in.
         std::fs::rename(&live, &retired).expect("retire");
         folder_with(&staging, "new");
-        recover_interrupted_rebuild(&live).expect("recover");
+        assert_eq!(
+            recover_interrupted_rebuild(&live).expect("recover"),
+            Interrupted::Nothing
+        );
         assert_eq!(marker(&live), "new");
         assert!(!retired.exists() && !staging.exists());
 
@@ -156,6 +256,47 @@ mod tests {
         recover_interrupted_rebuild(&live).expect("recover");
         assert_eq!(marker(&live), "new");
         assert!(!retired.exists());
+    }
+
+    #[tokio::test]
+    async fn a_model_change_cut_off_takes_effect_only_with_its_index() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let catalog = Catalog::open(&dir.path().join("catalog.sqlite"))
+            .await
+            .expect("catalog");
+        let live = dir.path().join("index");
+        let staging = sibling(&live, STAGING_SUFFIX);
+        let mut settings = LibrarySettings {
+            dense_model: DenseModel::MiniLm,
+            ..LibrarySettings::default()
+        };
+        settings.save(&catalog).await.expect("save");
+
+        // Cut off while the new index was being written: the old model stays.
+        folder_with(&live, "old");
+        folder_with(&staging, "half");
+        catalog
+            .set_setting(PENDING_MODEL, DenseModel::E5Small.id())
+            .await
+            .expect("pending");
+        settle_interrupted_rebuild(&live, &catalog, &mut settings)
+            .await
+            .expect("settle");
+        assert_eq!(settings.dense_model, DenseModel::MiniLm);
+        assert_eq!(catalog.setting(PENDING_MODEL).await.expect("read"), None);
+
+        // Cut off after the new index took the old one's place: the new model holds.
+        catalog
+            .set_setting(PENDING_MODEL, DenseModel::E5Small.id())
+            .await
+            .expect("pending");
+        settle_interrupted_rebuild(&live, &catalog, &mut settings)
+            .await
+            .expect("settle");
+        assert_eq!(settings.dense_model, DenseModel::E5Small);
+        let stored = LibrarySettings::load(&catalog).await.expect("load");
+        assert_eq!(stored.dense_model, DenseModel::E5Small);
+        assert_eq!(catalog.setting(PENDING_MODEL).await.expect("read"), None);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::{Catalog, CatalogError};
+use crate::embed::DenseModel;
 use crate::pdf::DEFAULT_MAX_PAGES;
 use crate::tree::{DEFAULT_GROUP_WIDTH, MAX_GROUP_WIDTH, MIN_GROUP_WIDTH};
 
@@ -17,6 +18,8 @@ pub const DEFAULT_BM25_LANGUAGE: &str = "english";
 /// than they hold the answer. Worth measuring again with a longer-window model.
 pub const DEFAULT_PAGE_WINDOWS: usize = 1;
 pub const MAX_PAGE_WINDOWS: usize = 16;
+/// The dense model of a new library.
+pub const DEFAULT_DENSE_MODEL: DenseModel = DenseModel::MiniLm;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LibrarySettings {
@@ -36,6 +39,10 @@ pub struct LibrarySettings {
     /// vector a node until `reindex --windows` rebuilds it.
     #[serde(default = "single_window")]
     pub page_windows: usize,
+    /// The model that made the library's dense vectors; libraries made before there
+    /// was a choice read as all-MiniLM-L6-v2, which made theirs.
+    #[serde(default = "legacy_dense_model")]
+    pub dense_model: DenseModel,
     /// OpenAI-compatible endpoint for descriptions and answers; none means offline.
     pub llm_base_url: Option<String>,
     pub llm_model: Option<String>,
@@ -50,6 +57,7 @@ impl Default for LibrarySettings {
             index_leaf_text: false,
             embed_page_text: true,
             page_windows: DEFAULT_PAGE_WINDOWS,
+            dense_model: DEFAULT_DENSE_MODEL,
             llm_base_url: None,
             llm_model: None,
         }
@@ -58,6 +66,10 @@ impl Default for LibrarySettings {
 
 fn embed_page_text_default() -> bool {
     true
+}
+
+fn legacy_dense_model() -> DenseModel {
+    DenseModel::MiniLm
 }
 
 fn single_window() -> usize {
@@ -69,6 +81,27 @@ const SETTINGS_KEY: &str = "library_settings";
 impl LibrarySettings {
     pub async fn load(catalog: &Catalog) -> Result<Self, CatalogError> {
         catalog.json_setting(SETTINGS_KEY).await
+    }
+
+    /// The settings of an existing library. One that holds documents but has no
+    /// settings predates them, and was embedded by MiniLM whatever today's default is.
+    pub async fn load_existing(catalog: &Catalog) -> Result<Self, CatalogError> {
+        let mut settings = Self::load(catalog).await?;
+        if catalog.setting(SETTINGS_KEY).await?.is_none() && !catalog.documents().await?.is_empty()
+        {
+            settings.dense_model = legacy_dense_model();
+        }
+        Ok(settings)
+    }
+
+    /// The settings of a library being opened, recorded if they never were, so that a
+    /// later change of a default cannot change what an existing library is.
+    pub async fn load_and_record(catalog: &Catalog) -> Result<Self, CatalogError> {
+        let settings = Self::load_existing(catalog).await?;
+        if catalog.setting(SETTINGS_KEY).await?.is_none() {
+            settings.save(catalog).await?;
+        }
+        Ok(settings)
     }
 
     pub async fn save(&self, catalog: &Catalog) -> Result<(), CatalogError> {

@@ -4,17 +4,28 @@ use std::collections::HashMap;
 
 use anyhow::Result;
 use pagetree::catalog::DocumentRecord;
+use pagetree::embed::DenseModel;
 use pagetree::tree::Node;
 
-pub fn print_documents(documents: &[DocumentRecord], json: bool) -> Result<()> {
+/// The library's documents; each says which model embedded it (the library's).
+pub fn print_documents(documents: &[DocumentRecord], model: DenseModel, json: bool) -> Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(documents)?);
+        let mut rows = Vec::with_capacity(documents.len());
+        for document in documents {
+            let mut row = serde_json::to_value(document)?;
+            if let Some(fields) = row.as_object_mut() {
+                fields.insert("dense_model".into(), model.id().into());
+            }
+            rows.push(row);
+        }
+        println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(());
     }
     if documents.is_empty() {
         println!("The library is empty. Add PDFs with `pagetree ingest FILE…`.");
         return Ok(());
     }
+    println!("Embedded by {}.", model.label());
     println!(
         "{:>4}  {:<32} {:>6}  {:<9} {:<48} note",
         "id", "name", "pages", "status", "what it is"

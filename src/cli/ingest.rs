@@ -32,6 +32,10 @@ pub struct IngestArgs {
     /// documents already in the library keep theirs until `reindex --windows`.
     #[arg(long, value_name = "N")]
     pub windows: Option<usize>,
+    /// The dense embedding model of a new library: e5-small (multilingual) or minilm
+    /// (English). A library keeps the model it was made with; `reindex --model` changes it.
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<pagetree::embed::DenseModel>,
     /// Print one JSON object per document instead of text.
     #[arg(long)]
     pub json: bool,
@@ -132,6 +136,7 @@ async fn apply_settings(library: &mut Library, args: &IngestArgs) -> Result<()> 
         && args.language.is_none()
         && args.max_pages.is_none()
         && args.windows.is_none()
+        && args.model.is_none()
     {
         return Ok(());
     }
@@ -144,6 +149,7 @@ async fn apply_settings(library: &mut Library, args: &IngestArgs) -> Result<()> 
             .unwrap_or(current.bm25_language.clone()),
         max_pages: args.max_pages.unwrap_or(current.max_pages),
         page_windows: args.windows.unwrap_or(current.page_windows),
+        dense_model: args.model.unwrap_or(current.dense_model),
         ..current
     };
     library.update_settings(wanted).await?;

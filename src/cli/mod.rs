@@ -124,6 +124,10 @@ pub enum Command {
         /// its best one; implies --dense. An index made before windows is rebuilt.
         #[arg(long, value_name = "N")]
         windows: Option<usize>,
+        /// Re-embed every page with this dense model (e5-small or minilm) into a new
+        /// index, swapped in when complete; implies --dense.
+        #[arg(long, value_name = "MODEL")]
+        model: Option<pagetree::embed::DenseModel>,
     },
     /// Show a document's card (what it says it is), or correct it.
     Card(card::CardArgs),
@@ -158,7 +162,8 @@ pub async fn run(args: Args) -> Result<ExitCode> {
         Command::Docs { json } => {
             // Reading the catalog needs no lock, so this works while another process ingests.
             let catalog = Library::open_catalog(&root).await?;
-            docs::print_documents(&catalog.documents().await?, *json)?;
+            let settings = pagetree::settings::LibrarySettings::load_existing(&catalog).await?;
+            docs::print_documents(&catalog.documents().await?, settings.dense_model, *json)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Tree { document, json } => {
@@ -193,6 +198,7 @@ pub async fn run(args: Args) -> Result<ExitCode> {
             page_text,
             dense,
             windows,
+            model,
         } => {
             let mut library = open(&root, &args).await?;
             if leaf_text.is_some() || page_text.is_some() || windows.is_some() {
@@ -205,15 +211,25 @@ pub async fn run(args: Args) -> Result<ExitCode> {
                 };
                 library.update_settings(settings).await?;
             }
-            let dense = *dense || page_text.is_some() || windows.is_some();
+            let dense = *dense || page_text.is_some() || windows.is_some() || model.is_some();
             let started = std::time::Instant::now();
-            let points = library
-                .reindex(dense, &pagetree::ingest::NoProgress)
-                .await?;
+            let points = match model {
+                Some(model) if *model != library.settings().dense_model => {
+                    library
+                        .change_dense_model(*model, &pagetree::ingest::NoProgress)
+                        .await?
+                }
+                _ => {
+                    library
+                        .reindex(dense, &pagetree::ingest::NoProgress)
+                        .await?
+                }
+            };
             println!(
-                "rebuilt the {} vectors of {points} nodes in {:.1} s (pages in up to {} window(s), page text in BM25 {})",
+                "rebuilt the {} vectors of {points} nodes in {:.1} s ({}, pages in up to {} window(s), page text in BM25 {})",
                 if dense { "dense and BM25" } else { "BM25" },
                 started.elapsed().as_secs_f64(),
+                library.settings().dense_model.label(),
                 library.page_windows().await?,
                 if library.settings().index_leaf_text {
                     "included"

@@ -1,8 +1,9 @@
-//! Dense vectors from a local ONNX sentence model (fastembed over a dynamically loaded
-//! ONNX Runtime) and BM25 sparse vectors (Qdrant's own tokenizer and stemmers).
+//! Dense vectors from a local sentence model — all-MiniLM-L6-v2 or any ONNX model
+//! (fastembed over a dynamically loaded ONNX Runtime), or multilingual-e5-small (its
+//! own C engine) — and BM25 sparse vectors (Qdrant's own tokenizer and stemmers).
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use fastembed::{
     InitOptionsUserDefined, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel,
@@ -12,9 +13,67 @@ use qdrant_edge::SparseVector;
 
 use crate::assets::Assets;
 
+pub mod e5;
 pub mod windows;
 
+use e5::{E5Engine, TextRole};
 use windows::WindowSplitter;
+
+/// The model that makes a library's dense vectors. A library keeps the model it was
+/// made with: vectors of two models cannot be compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum DenseModel {
+    /// all-MiniLM-L6-v2, or the ONNX model in the folder a run names: English only,
+    /// 256 tokens.
+    #[serde(rename = "minilm")]
+    MiniLm,
+    /// multilingual-e5-small, 4-bit: about a hundred languages, 512 tokens.
+    #[serde(rename = "e5-small")]
+    E5Small,
+}
+
+impl DenseModel {
+    pub const ALL: [DenseModel; 2] = [DenseModel::MiniLm, DenseModel::E5Small];
+
+    /// The name a person types (`--model e5-small`) and settings store.
+    pub fn id(self) -> &'static str {
+        match self {
+            DenseModel::MiniLm => "minilm",
+            DenseModel::E5Small => "e5-small",
+        }
+    }
+
+    /// The model's own name.
+    pub fn label(self) -> &'static str {
+        match self {
+            DenseModel::MiniLm => "all-MiniLM-L6-v2",
+            DenseModel::E5Small => "multilingual-e5-small",
+        }
+    }
+}
+
+impl std::fmt::Display for DenseModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl std::str::FromStr for DenseModel {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let wanted = text.trim().to_ascii_lowercase();
+        DenseModel::ALL
+            .into_iter()
+            .find(|model| model.id() == wanted || model.label().to_ascii_lowercase() == wanted)
+            .ok_or_else(|| {
+                format!(
+                    "unknown embedding model `{text}`; the models are {}",
+                    DenseModel::ALL.map(DenseModel::id).join(", ")
+                )
+            })
+    }
+}
 
 /// The window of all-MiniLM-L6-v2; longer inputs are cut by the tokenizer.
 pub const MAX_TOKENS: usize = 256;
@@ -26,6 +85,8 @@ const EMBED_BATCH: usize = 8;
 pub enum EmbedError {
     #[error("ONNX Runtime could not be loaded from {path}: {detail}")]
     Runtime { path: String, detail: String },
+    #[error(transparent)]
+    Missing(#[from] crate::assets::AssetError),
     #[error("the embedding model in {dir} could not be loaded: {detail}")]
     Model { dir: String, detail: String },
     #[error("embedding failed: {0}")]
@@ -37,13 +98,37 @@ pub enum EmbedError {
 }
 
 pub struct DenseEmbedder {
-    model: Mutex<TextEmbedding>,
+    backend: Backend,
     splitter: WindowSplitter,
     dimension: usize,
+    model: DenseModel,
+}
+
+enum Backend {
+    Onnx(Box<Mutex<TextEmbedding>>),
+    E5(Arc<E5Engine>),
 }
 
 impl DenseEmbedder {
-    pub fn load(assets: &Assets) -> Result<Self, EmbedError> {
+    pub fn load(assets: &Assets, model: DenseModel) -> Result<Self, EmbedError> {
+        match model {
+            DenseModel::MiniLm => Self::load_onnx(assets),
+            DenseModel::E5Small => Self::load_e5(assets),
+        }
+    }
+
+    fn load_e5(assets: &Assets) -> Result<Self, EmbedError> {
+        let files = assets.e5()?;
+        let engine = Arc::new(E5Engine::load(&files.library, &files.model)?);
+        Ok(Self {
+            dimension: engine.dimension(),
+            splitter: WindowSplitter::for_e5(Arc::clone(&engine)),
+            backend: Backend::E5(engine),
+            model: DenseModel::E5Small,
+        })
+    }
+
+    fn load_onnx(assets: &Assets) -> Result<Self, EmbedError> {
         load_onnxruntime(&assets.onnxruntime_library)?;
         let dir = &assets.model_dir;
         let model_error = |detail: String| EmbedError::Model {
@@ -74,10 +159,15 @@ impl DenseEmbedder {
             return Err(model_error("the model returned an empty vector".into()));
         }
         Ok(Self {
-            model: Mutex::new(model),
+            backend: Backend::Onnx(Box::new(Mutex::new(model))),
             splitter,
             dimension,
+            model: DenseModel::MiniLm,
         })
+    }
+
+    pub fn model(&self) -> DenseModel {
+        self.model
     }
 
     pub fn dimension(&self) -> usize {
@@ -94,7 +184,7 @@ impl DenseEmbedder {
     /// its batches stay full.
     pub fn embed_grouped(&self, groups: &[Vec<String>]) -> Result<Vec<Vec<Vec<f32>>>, EmbedError> {
         let flat: Vec<String> = groups.iter().flatten().cloned().collect();
-        let mut vectors = self.embed(&flat)?.into_iter();
+        let mut vectors = self.embed(&flat, TextRole::Passage)?.into_iter();
         let grouped = groups
             .iter()
             .map(|group| vectors.by_ref().take(group.len()).collect::<Vec<_>>())
@@ -107,13 +197,21 @@ impl DenseEmbedder {
         Ok(grouped)
     }
 
+    /// The vectors of questions, one per text.
+    pub fn embed_queries(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.embed(texts, TextRole::Query)
+    }
+
     /// L2-normalised sentence vectors, one per text.
-    pub fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+    fn embed(&self, texts: &[String], role: TextRole) -> Result<Vec<Vec<f32>>, EmbedError> {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        let mut model = self
-            .model
+        let model = match &self.backend {
+            Backend::E5(engine) => return engine.embed(texts, role),
+            Backend::Onnx(model) => model,
+        };
+        let mut model = model
             .lock()
             .map_err(|_| EmbedError::Inference("the embedding model lock was poisoned".into()))?;
         let mut vectors = model

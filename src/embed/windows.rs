@@ -4,8 +4,11 @@
 //! document's identity, so that every window can be told apart from the same passage in
 //! another year's filing.
 
+use std::sync::Arc;
+
 use tokenizers::Tokenizer;
 
+use super::e5::{E5Engine, TextRole, WINDOW_TOKENS as E5_WINDOW_TOKENS};
 use super::EmbedError;
 
 /// Tokens the model adds around every text (`[CLS]` and `[SEP]`), plus one of slack for
@@ -14,8 +17,15 @@ const RESERVED_TOKENS: usize = 3;
 
 /// Cuts texts at token boundaries of the embedding model's own tokenizer.
 pub struct WindowSplitter {
-    tokenizer: Tokenizer,
+    counter: Counter,
     window_tokens: usize,
+}
+
+/// The model's tokenizer: a Hugging Face `tokenizer.json`, or the e5 engine's own,
+/// which counts tokens but gives no offsets.
+enum Counter {
+    HuggingFace(Box<Tokenizer>),
+    E5(Arc<E5Engine>),
 }
 
 impl WindowSplitter {
@@ -28,9 +38,17 @@ impl WindowSplitter {
             .map_err(|err| EmbedError::Tokenizer(err.to_string()))?;
         tokenizer.with_padding(None);
         Ok(Self {
-            tokenizer,
+            counter: Counter::HuggingFace(Box::new(tokenizer)),
             window_tokens,
         })
+    }
+
+    /// Windows of multilingual-e5-small, counted by its engine.
+    pub fn for_e5(engine: Arc<E5Engine>) -> Self {
+        Self {
+            counter: Counter::E5(engine),
+            window_tokens: E5_WINDOW_TOKENS,
+        }
     }
 
     /// The texts to embed for one page: `lead` (the document's identity, see
@@ -44,6 +62,9 @@ impl WindowSplitter {
         body: &str,
         max_windows: usize,
     ) -> Result<Vec<String>, EmbedError> {
+        if let Counter::E5(engine) = &self.counter {
+            return self.windows_by_count(engine, lead, body, max_windows.max(1));
+        }
         let whole = || vec![format!("{lead}{body}")];
         if max_windows <= 1 {
             return Ok(whole());
@@ -54,7 +75,7 @@ impl WindowSplitter {
             .saturating_sub(RESERVED_TOKENS + lead_tokens)
             .max(1);
         let encoding = self
-            .tokenizer
+            .hugging_face()?
             .encode(body, false)
             .map_err(|err| EmbedError::Tokenizer(err.to_string()))?;
         let offsets = encoding.get_offsets();
@@ -74,15 +95,87 @@ impl WindowSplitter {
         Ok(if windows.is_empty() { whole() } else { windows })
     }
 
+    /// Windows for a tokenizer that only counts: each one the longest run of whole
+    /// words from where the last ended that the model reads whole, found by bisection.
+    /// One window is cut too, since the engine would otherwise read a long text as the
+    /// average of all its windows, at that many times the cost.
+    fn windows_by_count(
+        &self,
+        engine: &E5Engine,
+        lead: &str,
+        body: &str,
+        max_windows: usize,
+    ) -> Result<Vec<String>, EmbedError> {
+        let fits = |piece: &str| -> Result<bool, EmbedError> {
+            Ok(
+                engine.token_count(&format!("{lead}{piece}"), TextRole::Passage)?
+                    <= self.window_tokens,
+            )
+        };
+        if fits(body)? {
+            return Ok(vec![format!("{lead}{body}")]);
+        }
+        let starts = word_starts(body);
+        let offset = |word: usize| starts.get(word).copied().unwrap_or(body.len());
+        let mut windows = Vec::new();
+        let mut first = 0;
+        while first < starts.len() && windows.len() < max_windows {
+            // At least one word a window, however long, so that the text moves on.
+            let (mut low, mut high) = (first + 1, starts.len());
+            while low < high {
+                let middle = (low + high).div_ceil(2);
+                if fits(&body[offset(first)..offset(middle)])? {
+                    low = middle;
+                } else {
+                    high = middle - 1;
+                }
+            }
+            windows.push(format!("{lead}{}", body[offset(first)..offset(low)].trim()));
+            first = low;
+        }
+        Ok(windows)
+    }
+
+    fn hugging_face(&self) -> Result<&Tokenizer, EmbedError> {
+        match &self.counter {
+            Counter::HuggingFace(tokenizer) => Ok(tokenizer),
+            Counter::E5(_) => Err(EmbedError::Tokenizer(
+                "the e5 engine gives no token offsets".into(),
+            )),
+        }
+    }
+
     fn token_count(&self, text: &str) -> Result<usize, EmbedError> {
         if text.is_empty() {
             return Ok(0);
         }
-        self.tokenizer
-            .encode(text, false)
-            .map(|encoding| encoding.len())
-            .map_err(|err| EmbedError::Tokenizer(err.to_string()))
+        match &self.counter {
+            Counter::HuggingFace(tokenizer) => tokenizer
+                .encode(text, false)
+                .map(|encoding| encoding.len())
+                .map_err(|err| EmbedError::Tokenizer(err.to_string())),
+            // The engine counts its prefix and special tokens; the rest of this file
+            // counts words only.
+            Counter::E5(engine) => Ok(engine
+                .token_count(text, TextRole::Passage)?
+                .saturating_sub(RESERVED_TOKENS)),
+        }
     }
+}
+
+/// Byte offsets where the words of `text` begin.
+fn word_starts(text: &str) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut after_space = true;
+    for (index, character) in text.char_indices() {
+        if character.is_whitespace() {
+            after_space = true;
+        } else if after_space {
+            starts.push(index);
+            after_space = false;
+        }
+    }
+    starts
 }
 
 /// Where a window that may reach `end` (exclusive) should stop so that no word is
@@ -171,6 +264,51 @@ mod tests {
         assert_eq!(splitter.windows("", &body, 3).expect("split").len(), 3);
         let single = splitter.windows("", &body, 1).expect("split");
         assert_eq!(single, [body]);
+    }
+
+    fn e5_splitter() -> WindowSplitter {
+        let assets = Assets::locate(None, None).expect("assets installed by scripts/setup.sh");
+        let files = assets.e5().expect("e5 installed by scripts/setup.sh");
+        let engine = E5Engine::load(&files.library, &files.model).expect("e5 loads");
+        WindowSplitter::for_e5(Arc::new(engine))
+    }
+
+    #[test]
+    fn e5_windows_fit_its_window_keep_the_words_and_one_window_is_cut_too() {
+        let splitter = e5_splitter();
+        let body = (1..=400)
+            .map(|n| format!("строка{n} выручка"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let windows = splitter.windows("Acme.\n", &body, 100).expect("split");
+        assert!(windows.len() > 1, "{}", windows.len());
+        let Counter::E5(engine) = &splitter.counter else {
+            panic!("an e5 splitter");
+        };
+        for window in &windows {
+            let tokens = engine
+                .token_count(window, TextRole::Passage)
+                .expect("count");
+            assert!(tokens <= E5_WINDOW_TOKENS, "{tokens}");
+            assert!(window.starts_with("Acme.\n"));
+        }
+        let rejoined: Vec<&str> = windows
+            .iter()
+            .map(|w| w.trim_start_matches("Acme.\n"))
+            .collect();
+        assert_eq!(rejoined.join(" "), body);
+        let single = splitter.windows("Acme.\n", &body, 1).expect("split");
+        assert_eq!(single, windows[..1]);
+        let short = splitter
+            .windows("Acme.\n", "Выручка выросла.", 1)
+            .expect("split");
+        assert_eq!(short, ["Acme.\nВыручка выросла."]);
+    }
+
+    #[test]
+    fn words_begin_after_any_whitespace() {
+        assert_eq!(word_starts("  a bc\n\td"), [2, 4, 8]);
+        assert!(word_starts(" ").is_empty());
     }
 
     #[test]

@@ -32,7 +32,7 @@ impl Library {
         let dense = self.dense().await?;
         let sparse = self.sparse().await?;
         let text = vec![question.to_string()];
-        let vectors = tokio::task::spawn_blocking(move || dense.embed(&text))
+        let vectors = tokio::task::spawn_blocking(move || dense.embed_queries(&text))
             .await
             .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))??;
         let dense = vectors.into_iter().next().unwrap_or_default();

