@@ -83,6 +83,9 @@ pub struct DocumentRecord {
     pub warnings: Option<String>,
     /// What the document says it is; none for documents ingested before cards.
     pub card: Option<DocumentCard>,
+    /// The language its text is in, as BM25 stems it; none if it could not be told or
+    /// the library stems every document alike.
+    pub language: Option<String>,
     pub added_at: String,
     pub updated_at: String,
 }
@@ -95,7 +98,7 @@ pub struct Catalog {
 }
 
 const DOCUMENT_COLUMNS: &str = "d.id, d.name, d.file_name, d.path, d.content_hash, d.page_count, \
-    d.node_count, d.status, d.error, d.describer, d.warnings, d.card, d.added_at, d.updated_at, \
+    d.node_count, d.status, d.error, d.describer, d.warnings, d.card, d.language, d.added_at, d.updated_at, \
     (SELECT COUNT(*) FROM pages p WHERE p.document_id = d.id AND p.has_text = 0) AS pages_without_text";
 
 impl Catalog {
@@ -207,6 +210,27 @@ impl Catalog {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    /// Records the language a document's text is in.
+    pub async fn set_language(&self, doc_id: i64, language: &str) -> Result<(), CatalogError> {
+        sqlx::query("UPDATE documents SET language = ? WHERE id = ?")
+            .bind(language)
+            .bind(doc_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The languages of the documents that can be searched, each once.
+    pub async fn languages(&self) -> Result<Vec<String>, CatalogError> {
+        let rows = sqlx::query(
+            "SELECT DISTINCT language FROM documents WHERE language IS NOT NULL AND status = ? ORDER BY language",
+        )
+        .bind(DocumentStatus::Ready.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(|row| row.get(0)).collect())
     }
 
     /// Stores a document's card (replacing any before it).
@@ -479,6 +503,7 @@ fn record(row: &sqlx::sqlite::SqliteRow) -> DocumentRecord {
         describer: row.get("describer"),
         warnings: row.get("warnings"),
         card: parse_card(row.get::<Option<String>, _>("card").as_deref()),
+        language: row.get("language"),
         added_at: row.get("added_at"),
         updated_at: row.get("updated_at"),
     }

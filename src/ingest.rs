@@ -209,6 +209,7 @@ impl Library {
         progress.stage(file, Stage::Reading, 0, 1);
         let (pages, front) = self.read_pages(path).await?;
         self.catalog().save_pages(document.id, &pages).await?;
+        let language = self.settle_language(document.id, &pages).await?;
         let (card, card_warning) = self.read_card(&front).await;
         self.catalog().set_card(document.id, &card).await?;
         progress.stage(file, Stage::Reading, 1, 1);
@@ -259,7 +260,7 @@ impl Library {
         check_cancelled()?;
 
         let (indexed, embedding) = self
-            .embed_nodes(file, nodes, &pages, Some(&card), progress)
+            .embed_nodes(file, nodes, &pages, Some(&card), &language, progress)
             .await?;
         (seconds.dense_embedding, seconds.sparse_embedding) = embedding;
         lap();
@@ -303,6 +304,20 @@ impl Library {
         }
     }
 
+    /// The language the document's BM25 vectors are stemmed in: its text's, recorded,
+    /// when the library tells languages apart and the text says; the library's otherwise.
+    async fn settle_language(&self, doc_id: i64, pages: &[PageText]) -> Result<String> {
+        if self.settings().detect_language {
+            if let Some(language) =
+                crate::language::detect_document(pages.iter().map(|page| page.text.as_str()))
+            {
+                self.catalog().set_language(doc_id, language).await?;
+                return Ok(language.to_string());
+            }
+        }
+        Ok(self.settings().bm25_language.clone())
+    }
+
     async fn read_pages(&self, path: &Path) -> Result<(Vec<PageText>, FrontMatter)> {
         let pdfium = self.assets()?.pdfium_library.clone();
         let path = path.to_path_buf();
@@ -324,11 +339,12 @@ impl Library {
         nodes: Vec<Node>,
         pages: &[PageText],
         card: Option<&DocumentCard>,
+        language: &str,
         progress: &dyn Progress,
     ) -> Result<(Vec<IndexedNode>, (f64, f64))> {
         let (mut dense_seconds, mut sparse_seconds) = (0.0, 0.0);
         let dense = self.dense().await?;
-        let sparse = self.sparse().await?;
+        let sparse = self.sparse_for(language)?;
         let include_text = self.settings().index_leaf_text;
         let embed_text = self.settings().embed_page_text;
         let windows = self.page_windows().await?;
@@ -434,7 +450,7 @@ impl Library {
         mut points: Vec<IndexedNode>,
         dense_windows: Option<usize>,
     ) -> Result<Vec<IndexedNode>> {
-        let sparse = self.sparse().await?;
+        let sparse = self.sparse_for(self.document_language(document))?;
         let include_text = self.settings().index_leaf_text;
         let embed_text = self.settings().embed_page_text;
         let leaves: Vec<(i64, u32)> = points

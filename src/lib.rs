@@ -12,6 +12,7 @@ pub mod eval;
 pub mod history;
 pub mod index_text;
 pub mod ingest;
+pub mod language;
 pub mod library;
 pub mod llm;
 pub mod migrate;

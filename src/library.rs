@@ -166,7 +166,8 @@ pub struct Library {
     options: OpenOptions,
     location: StoreLocation,
     dense: OnceCell<Arc<DenseEmbedder>>,
-    sparse: OnceCell<Arc<SparseEmbedder>>,
+    /// A BM25 embedder a language, made when first needed.
+    sparse: std::sync::Mutex<std::collections::HashMap<String, Arc<SparseEmbedder>>>,
     store: OnceCell<Arc<dyn VectorStore>>,
     node_cache: crate::search::node_cache::NodeCache,
     assets: std::sync::OnceLock<Assets>,
@@ -200,7 +201,7 @@ impl Library {
             options,
             location,
             dense: OnceCell::new(),
-            sparse: OnceCell::new(),
+            sparse: Default::default(),
             store: OnceCell::new(),
             node_cache: crate::search::node_cache::NodeCache::default(),
             assets: std::sync::OnceLock::new(),
@@ -232,7 +233,8 @@ impl Library {
     /// because their sparse vectors were stemmed for the old one.
     pub async fn update_settings(&mut self, settings: LibrarySettings) -> Result<()> {
         settings.validate().map_err(LibraryError::Settings)?;
-        if settings.bm25_language != self.settings.bm25_language
+        if (settings.bm25_language != self.settings.bm25_language
+            || settings.detect_language != self.settings.detect_language)
             && !self.catalog.documents().await?.is_empty()
         {
             return Err(LibraryError::Settings(format!(
@@ -252,7 +254,6 @@ impl Library {
             self.dense = OnceCell::new();
         }
         self.settings = settings;
-        self.sparse = OnceCell::new();
         Ok(())
     }
 
@@ -283,16 +284,41 @@ impl Library {
             .cloned()
     }
 
+    /// The BM25 embedder of the library's own language.
     pub async fn sparse(&self) -> Result<Arc<SparseEmbedder>> {
-        let language = self.settings.bm25_language.clone();
-        self.sparse
-            .get_or_try_init(|| async move {
-                SparseEmbedder::new(&language)
-                    .map(Arc::new)
-                    .map_err(crate::Error::from)
-            })
-            .await
-            .cloned()
+        self.sparse_for(&self.settings.bm25_language)
+    }
+
+    /// The BM25 embedder for `language` (a Snowball stemmer name).
+    pub fn sparse_for(&self, language: &str) -> Result<Arc<SparseEmbedder>> {
+        let mut embedders = self.sparse.lock().map_err(|_| {
+            crate::embed::EmbedError::Bm25("the BM25 cache lock was poisoned".into())
+        })?;
+        if let Some(embedder) = embedders.get(language) {
+            return Ok(Arc::clone(embedder));
+        }
+        let embedder = Arc::new(SparseEmbedder::new(language)?);
+        embedders.insert(language.to_string(), Arc::clone(&embedder));
+        Ok(embedder)
+    }
+
+    /// The language a document's BM25 vectors are stemmed in.
+    pub fn document_language<'a>(&'a self, document: &'a DocumentRecord) -> &'a str {
+        match &document.language {
+            Some(language) if self.settings.detect_language => language,
+            _ => &self.settings.bm25_language,
+        }
+    }
+
+    /// The language a question is stemmed in: the nearest of the library's documents'
+    /// languages, or the library's own.
+    pub async fn question_language(&self, question: &str) -> Result<String> {
+        if !self.settings.detect_language {
+            return Ok(self.settings.bm25_language.clone());
+        }
+        let languages = self.catalog.languages().await?;
+        Ok(crate::language::detect_question(question, &languages)
+            .unwrap_or_else(|| self.settings.bm25_language.clone()))
     }
 
     /// The vector index, created on first use with the embedding model's dimension.

@@ -25,8 +25,14 @@ pub const DEFAULT_DENSE_MODEL: DenseModel = DenseModel::MiniLm;
 pub struct LibrarySettings {
     /// Children per parent in the page tree (3–5).
     pub group_width: usize,
-    /// Stemmer and stop words for BM25; fixed once the library holds documents.
+    /// Stemmer and stop words for BM25; fixed once the library holds documents. With
+    /// `detect_language`, only for documents and questions whose language is not told.
     pub bm25_language: String,
+    /// Stem each document in the language its text is in, and each question in the
+    /// nearest of the library's languages. Libraries made before read as false: their
+    /// vectors were all stemmed in `bm25_language`.
+    #[serde(default)]
+    pub detect_language: bool,
     pub max_pages: u32,
     /// Add a page's full text to its BM25 vector, not only its description.
     pub index_leaf_text: bool,
@@ -53,6 +59,7 @@ impl Default for LibrarySettings {
         Self {
             group_width: DEFAULT_GROUP_WIDTH,
             bm25_language: DEFAULT_BM25_LANGUAGE.to_string(),
+            detect_language: true,
             max_pages: DEFAULT_MAX_PAGES,
             index_leaf_text: false,
             embed_page_text: true,

@@ -106,6 +106,58 @@ async fn e5_finds_russian_and_spanish_pages_by_meaning_and_minilm_does_not() {
     );
 }
 
+/// Whether BM25 alone (dense weight 0) puts the page first for a question whose words
+/// the page holds only in other forms ("глубокими озерами": deep lakes, instrumental
+/// plural; the page says "глубокое озеро").
+async fn bm25_alone_finds_the_lake(library: &pagetree::library::Library) -> bool {
+    let settings = SearchSettings {
+        fusion: Fusion::rrf(2, 0.0, 1.0),
+        query_analysis: false,
+        ..SearchSettings::default()
+    };
+    let result = library
+        .search("глубокими озерами", &Strategy::Flat { k: 1 }, &settings)
+        .await
+        .expect("searches");
+    result
+        .context
+        .pages
+        .first()
+        .is_some_and(|page| page.file_name == "cyrillic.pdf" && page.page == 2)
+}
+
+#[tokio::test]
+async fn each_document_is_stemmed_in_its_own_language() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library_made_with(&dir.path().join("mixed"), DenseModel::E5Small).await;
+    assert!(library.settings().detect_language);
+    let languages: std::collections::HashMap<String, Option<String>> = library
+        .catalog()
+        .documents()
+        .await
+        .expect("documents")
+        .into_iter()
+        .map(|document| (document.file_name, document.language))
+        .collect();
+    assert_eq!(languages["cyrillic.pdf"].as_deref(), Some("russian"));
+    assert_eq!(languages["spanish.pdf"].as_deref(), Some("spanish"));
+    assert_eq!(languages["multipage.pdf"].as_deref(), Some("english"));
+    assert!(bm25_alone_finds_the_lake(&library).await);
+
+    // One English stemmer for every document, as libraries made before detection.
+    let mut english_only = open_library(&dir.path().join("english")).await;
+    let settings = LibrarySettings {
+        detect_language: false,
+        ..english_only.settings().clone()
+    };
+    english_only
+        .update_settings(settings)
+        .await
+        .expect("settings");
+    ingest_distinct_fixtures(&english_only).await;
+    assert!(!bm25_alone_finds_the_lake(&english_only).await);
+}
+
 #[tokio::test]
 async fn a_library_refuses_another_model_in_words_and_reindex_changes_it() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -62,6 +62,9 @@ pub struct AppSettings {
     #[serde(default)]
     pub llm_key_storage: String,
     pub embedding_model_dir: Option<String>,
+    /// Read-only: the model that made the library's dense vectors.
+    #[serde(default)]
+    pub embedding_model: String,
     pub qdrant_mode: QdrantMode,
     pub qdrant_url: Option<String>,
     /// Write-only, as the LLM key.
@@ -139,6 +142,7 @@ mod tests {
             llm_api_key: None,
             llm_key_storage: String::new(),
             embedding_model_dir: None,
+            embedding_model: String::new(),
             qdrant_mode: QdrantMode::Embedded,
             qdrant_url: None,
             qdrant_api_key: None,

@@ -27,8 +27,8 @@ pub fn print_documents(documents: &[DocumentRecord], model: DenseModel, json: bo
     }
     println!("Embedded by {}.", model.label());
     println!(
-        "{:>4}  {:<32} {:>6}  {:<9} {:<48} note",
-        "id", "name", "pages", "status", "what it is"
+        "{:>4}  {:<32} {:>6}  {:<9} {:<10} {:<48} note",
+        "id", "name", "pages", "status", "language", "what it is"
     );
     for document in documents {
         let note = document
@@ -42,7 +42,7 @@ pub fn print_documents(documents: &[DocumentRecord], model: DenseModel, json: bo
             .map(|c| c.short_form())
             .unwrap_or_default();
         println!(
-            "{:>4}  {:<32} {:>6}  {:<9} {:<48} {}",
+            "{:>4}  {:<32} {:>6}  {:<9} {:<10} {:<48} {}",
             document.id,
             document.name,
             document
@@ -50,6 +50,7 @@ pub fn print_documents(documents: &[DocumentRecord], model: DenseModel, json: bo
                 .map(|p| p.to_string())
                 .unwrap_or_else(|| "-".into()),
             format!("{:?}", document.status).to_lowercase(),
+            document.language.as_deref().unwrap_or("-"),
             card,
             note
         );

@@ -30,7 +30,7 @@ impl Library {
     /// Embeds a question for both halves of the hybrid score.
     pub async fn embed_query(&self, question: &str) -> Result<QueryVectors> {
         let dense = self.dense().await?;
-        let sparse = self.sparse().await?;
+        let sparse = self.sparse_for(&self.question_language(question).await?)?;
         let text = vec![question.to_string()];
         let vectors = tokio::task::spawn_blocking(move || dense.embed_queries(&text))
             .await

@@ -302,6 +302,7 @@ mod tests {
             describer: None,
             warnings: None,
             card: None,
+            language: None,
             added_at: String::new(),
             updated_at: String::new(),
         }

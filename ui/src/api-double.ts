@@ -334,6 +334,7 @@ export class DemoBackend implements Transport {
     llm_api_key: null,
     llm_key_storage: 'not stored (demo data: nothing leaves this page)',
     embedding_model_dir: '~/.local/share/pagetree/assets/bge-small-en-v1.5',
+    embedding_model: 'multilingual-e5-small',
     qdrant_mode: 'embedded',
     qdrant_url: null,
     qdrant_api_key: null,

@@ -71,6 +71,8 @@ export interface DocumentRecord {
   warnings: string | null;
   /** null for documents ingested before cards existed. */
   card: DocumentCard | null;
+  /** The language BM25 stems it in (e.g. "russian"); null when not detected. */
+  language?: string | null;
   added_at: string;
   updated_at: string;
 }
@@ -292,6 +294,8 @@ export interface AppSettings {
   /** Where the key lives, as the shell says it, e.g. "OS keyring" or "not stored". */
   llm_key_storage: string;
   embedding_model_dir: string | null;
+  /** Read-only: the model that made the library's dense vectors. */
+  embedding_model?: string;
   qdrant_mode: QdrantMode;
   qdrant_url: string | null;
   /** Write-only, as the LLM key. */

@@ -51,6 +51,7 @@ async fn current(
         llm_api_key: None,
         llm_key_storage: storage.describe(),
         embedding_model_dir: preferences.embedding_model_dir,
+        embedding_model: settings.dense_model.label().to_string(),
         qdrant_mode,
         qdrant_url,
         qdrant_api_key: None,

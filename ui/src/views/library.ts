@@ -112,6 +112,7 @@ function makeRow(): Row {
       const metaParts: string[] = [doc?.file_name ?? file];
       if (doc?.page_count != null) metaParts.push(`${doc.page_count} pages`);
       if (doc?.node_count != null) metaParts.push(`${doc.node_count} nodes`);
+      if (doc?.language) metaParts.push(doc.language.charAt(0).toUpperCase() + doc.language.slice(1));
       if (doc?.pages_without_text) metaParts.push(`${doc.pages_without_text} without text`);
       if (doc?.describer) metaParts.push(`described ${doc.describer}`);
       if (doc?.added_at) metaParts.push(`added ${formatDate(doc.added_at)}`);

@@ -36,6 +36,7 @@ const apiKey = h('input', {
 const keyNote = h('p', { class: 'hint key-note', id: 'set-llm-key-note' });
 const testButton = h('button', { type: 'button', class: 'secondary' }, 'Test connection');
 const testResult = h('p', { class: 'test-result', role: 'status' });
+const libraryModel = h('p', { class: 'muted', 'data-testid': 'library-model' });
 const embedDir = h('input', { id: 'set-embed-dir', type: 'text', placeholder: 'default (the bundled model)', autocomplete: 'off' });
 const modeEmbedded = h('input', { type: 'radio', name: 'qdrant-mode', id: 'qdrant-embedded', value: 'embedded', checked: true });
 const modeRemote = h('input', { type: 'radio', name: 'qdrant-mode', id: 'qdrant-remote', value: 'remote' });
@@ -89,6 +90,9 @@ function fill(settings: AppSettings): void {
     `Key storage: ${settings.llm_key_storage}. The key is kept in the OS keyring when one is available; ` +
     'it is never shown again. Leave the field empty to keep the current key.';
   embedDir.value = text(settings.embedding_model_dir);
+  libraryModel.textContent = settings.embedding_model
+    ? `This library's vectors are made by ${settings.embedding_model}. To change it, re-embed the library: pagetree reindex --model e5-small|minilm.`
+    : '';
   modeEmbedded.checked = settings.qdrant_mode !== 'remote';
   modeRemote.checked = settings.qdrant_mode === 'remote';
   qdrantUrl.value = text(settings.qdrant_url);
@@ -228,7 +232,8 @@ export function createSettingsView(): HTMLElement {
       'fieldset',
       {},
       h('legend', {}, 'Embedding model'),
-      field('Model folder', embedDir, 'A folder holding the ONNX embedding model; empty for the bundled one.'),
+      libraryModel,
+      field('Model folder', embedDir, 'For a library made with MiniLM: a folder holding another ONNX sentence model; empty for the bundled one.'),
     ),
     h(
       'fieldset',
