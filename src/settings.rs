@@ -91,12 +91,14 @@ impl LibrarySettings {
     }
 
     /// The settings of an existing library. One that holds documents but has no
-    /// settings predates them, and was embedded by MiniLM whatever today's default is.
+    /// settings predates them: it was embedded by MiniLM and stemmed in one language,
+    /// whatever today's defaults are.
     pub async fn load_existing(catalog: &Catalog) -> Result<Self, CatalogError> {
         let mut settings = Self::load(catalog).await?;
         if catalog.setting(SETTINGS_KEY).await?.is_none() && !catalog.documents().await?.is_empty()
         {
             settings.dense_model = legacy_dense_model();
+            settings.detect_language = false;
         }
         Ok(settings)
     }
@@ -139,6 +141,45 @@ impl LibrarySettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_library_keeps_the_model_it_was_made_with_whatever_the_default() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let catalog = Catalog::open(&dir.path().join("c.sqlite"))
+            .await
+            .expect("open");
+        // Settings written before the model was one (no `dense_model`, no
+        // `detect_language`): MiniLM and one stemmer for all, as then.
+        catalog
+            .set_setting(
+                SETTINGS_KEY,
+                r#"{"group_width":4,"bm25_language":"english","max_pages":5000,"index_leaf_text":false,"llm_base_url":null,"llm_model":null}"#,
+            )
+            .await
+            .expect("old settings");
+        let old = LibrarySettings::load_existing(&catalog)
+            .await
+            .expect("load");
+        assert_eq!(old.dense_model, DenseModel::MiniLm);
+        assert!(!old.detect_language);
+
+        // A library with documents and no settings at all was made by MiniLM too, and
+        // is recorded as such when it is first opened.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let catalog = Catalog::open(&dir.path().join("c.sqlite"))
+            .await
+            .expect("open");
+        catalog
+            .begin_document("h1", "a.pdf", "/a.pdf")
+            .await
+            .expect("document");
+        let opened = LibrarySettings::load_and_record(&catalog)
+            .await
+            .expect("load");
+        assert_eq!(opened.dense_model, DenseModel::MiniLm);
+        assert!(!opened.detect_language);
+        assert!(catalog.setting(SETTINGS_KEY).await.expect("read").is_some());
+    }
 
     #[tokio::test]
     async fn settings_persist_in_the_catalog() {

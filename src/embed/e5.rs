@@ -5,7 +5,7 @@
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::path::Path;
 use std::ptr::NonNull;
-use std::sync::Mutex;
+use std::sync::{mpsc, Mutex};
 
 use super::EmbedError;
 
@@ -41,25 +41,39 @@ impl TextRole {
     }
 }
 
-/// A loaded model. The engine parallelises each call over the cores itself, so calls
-/// are serialised rather than run side by side.
+/// A loaded model, driven from one thread of its own: OpenMP keeps a team of worker
+/// threads for each thread that calls it, so calls from ever-new blocking threads would
+/// each start a team (a question took 30 ms so, 20 ms from one thread). The engine
+/// parallelises each call over the cores itself, so calls are served one at a time.
 pub struct E5Engine {
-    model: NonNull<c_void>,
+    jobs: Mutex<mpsc::Sender<Job>>,
+    dimension: usize,
+}
+
+type Job = Box<dyn FnOnce(&Model) + Send>;
+
+/// The engine's model and functions; lives on the engine's thread.
+struct Model {
+    handle: NonNull<c_void>,
     free: FreeFn,
     token_count: TokenCountFn,
     embed_batch: EmbedBatchFn,
     dimension: usize,
-    calls: Mutex<()>,
 }
 
-// SAFETY: the model is only touched through the engine's functions, which `calls`
-// serialises; the engine keeps no thread-local state between calls.
-unsafe impl Send for E5Engine {}
-unsafe impl Sync for E5Engine {}
+// SAFETY: the model is created, used and freed on the engine's thread only; it is moved
+// there once, before any use.
+unsafe impl Send for Model {}
 
-impl E5Engine {
-    /// Loads the engine `library` (libe5.so) and the packed 4-bit `model` file.
-    pub fn load(library: &Path, model: &Path) -> Result<Self, EmbedError> {
+impl Drop for Model {
+    fn drop(&mut self) {
+        // SAFETY: the model was loaded by `Model::load` and is freed once.
+        unsafe { (self.free)(self.handle.as_ptr()) }
+    }
+}
+
+impl Model {
+    fn load(library: &Path, model: &Path) -> Result<Self, EmbedError> {
         let runtime_error = |detail: String| EmbedError::Runtime {
             path: library.display().to_string(),
             detail,
@@ -89,57 +103,43 @@ impl E5Engine {
             .ok_or_else(|| model_error("the engine could not read it (not an e5 model file?)"))?;
         // SAFETY: `handle` is a model the engine just loaded.
         let dimension = usize::try_from(unsafe { dim(handle.as_ptr()) }).unwrap_or(0);
-        let engine = Self {
-            model: handle,
+        let loaded = Self {
+            handle,
             free,
             token_count,
             embed_batch,
             dimension,
-            calls: Mutex::new(()),
         };
-        if engine.dimension == 0 {
+        if dimension == 0 {
             return Err(model_error("the model reports no dimension"));
         }
-        Ok(engine)
+        Ok(loaded)
     }
 
-    pub fn dimension(&self) -> usize {
-        self.dimension
-    }
-
-    /// Tokens the model would read for `text` in `role`, prefix and special tokens
-    /// included.
-    pub fn token_count(&self, text: &str, role: TextRole) -> Result<usize, EmbedError> {
-        let text = c_text(text);
-        let _guard = self.lock()?;
+    fn token_count(&self, text: &CString, role: TextRole) -> Result<usize, EmbedError> {
         // SAFETY: the model is loaded and `text` is NUL-terminated.
-        let count = unsafe { (self.token_count)(self.model.as_ptr(), text.as_ptr(), role.flag()) };
+        let count = unsafe { (self.token_count)(self.handle.as_ptr(), text.as_ptr(), role.flag()) };
         usize::try_from(count)
             .map_err(|_| EmbedError::Tokenizer(format!("the e5 engine returned {count} tokens")))
     }
 
-    /// L2-normalised vectors, one per text, in batches the engine spreads over the cores.
-    pub fn embed(&self, texts: &[String], role: TextRole) -> Result<Vec<Vec<f32>>, EmbedError> {
+    fn embed(&self, texts: &[CString], role: TextRole) -> Result<Vec<Vec<f32>>, EmbedError> {
         let mut vectors = Vec::with_capacity(texts.len());
         for batch in texts.chunks(BATCH) {
-            let owned: Vec<CString> = batch.iter().map(|text| c_text(text)).collect();
-            let pointers: Vec<*const c_char> = owned.iter().map(|text| text.as_ptr()).collect();
+            let pointers: Vec<*const c_char> = batch.iter().map(|text| text.as_ptr()).collect();
             let mut out = vec![0f32; batch.len() * self.dimension];
             let count = c_int::try_from(batch.len())
                 .map_err(|_| EmbedError::Inference("too many texts in one batch".into()))?;
-            let status = {
-                let _guard = self.lock()?;
-                // SAFETY: `pointers` holds `count` NUL-terminated strings kept alive by
-                // `owned`, and `out` has room for `count` rows of `dimension` floats.
-                unsafe {
-                    (self.embed_batch)(
-                        self.model.as_ptr(),
-                        pointers.as_ptr(),
-                        count,
-                        role.flag(),
-                        out.as_mut_ptr(),
-                    )
-                }
+            // SAFETY: `pointers` holds `count` NUL-terminated strings kept alive by
+            // `texts`, and `out` has room for `count` rows of `dimension` floats.
+            let status = unsafe {
+                (self.embed_batch)(
+                    self.handle.as_ptr(),
+                    pointers.as_ptr(),
+                    count,
+                    role.flag(),
+                    out.as_mut_ptr(),
+                )
             };
             if status != 0 {
                 return Err(EmbedError::Inference(format!(
@@ -151,19 +151,75 @@ impl E5Engine {
         }
         Ok(vectors)
     }
+}
 
-    fn lock(&self) -> Result<std::sync::MutexGuard<'_, ()>, EmbedError> {
-        self.calls
+impl E5Engine {
+    /// Loads the engine `library` (libe5.so) and the packed 4-bit `model` file on a
+    /// thread of the engine's own.
+    pub fn load(library: &Path, model: &Path) -> Result<Self, EmbedError> {
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let (loaded, outcome) = mpsc::channel();
+        let (library, model) = (library.to_path_buf(), model.to_path_buf());
+        std::thread::Builder::new()
+            .name("e5-engine".into())
+            .spawn(move || match Model::load(&library, &model) {
+                Ok(model) => {
+                    let _ = loaded.send(Ok(model.dimension));
+                    for job in inbox {
+                        job(&model);
+                    }
+                }
+                Err(err) => {
+                    let _ = loaded.send(Err(err));
+                }
+            })
+            .map_err(|err| EmbedError::Inference(format!("the e5 engine's thread: {err}")))?;
+        let dimension = outcome.recv().map_err(|_| stopped())??;
+        Ok(Self {
+            jobs: Mutex::new(jobs),
+            dimension,
+        })
+    }
+
+    pub fn dimension(&self) -> usize {
+        self.dimension
+    }
+
+    /// Tokens the model would read for `text` in `role`, prefix and special tokens
+    /// included.
+    pub fn token_count(&self, text: &str, role: TextRole) -> Result<usize, EmbedError> {
+        let text = c_text(text);
+        self.run(move |model| model.token_count(&text, role))?
+    }
+
+    /// L2-normalised vectors, one per text, in batches the engine spreads over the cores.
+    pub fn embed(&self, texts: &[String], role: TextRole) -> Result<Vec<Vec<f32>>, EmbedError> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let texts: Vec<CString> = texts.iter().map(|text| c_text(text)).collect();
+        self.run(move |model| model.embed(&texts, role))?
+    }
+
+    /// Runs `work` on the engine's thread and waits for its result.
+    fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Model) -> T + Send + 'static,
+    ) -> Result<T, EmbedError> {
+        let (reply, answer) = mpsc::sync_channel(1);
+        self.jobs
             .lock()
-            .map_err(|_| EmbedError::Inference("the e5 engine's lock was poisoned".into()))
+            .map_err(|_| stopped())?
+            .send(Box::new(move |model| {
+                let _ = reply.send(work(model));
+            }))
+            .map_err(|_| stopped())?;
+        answer.recv().map_err(|_| stopped())
     }
 }
 
-impl Drop for E5Engine {
-    fn drop(&mut self) {
-        // SAFETY: the model was loaded by this engine and is freed once.
-        unsafe { (self.free)(self.model.as_ptr()) }
-    }
+fn stopped() -> EmbedError {
+    EmbedError::Inference("the e5 engine's thread stopped".into())
 }
 
 /// The engine library at `path`, loaded once and never unloaded: OpenMP's worker threads
