@@ -38,6 +38,8 @@ pub struct SearchScope {
     pub being_written: usize,
     /// The cards of the searchable documents that have one, in id order.
     pub cards: Vec<(i64, DocumentCard)>,
+    /// The languages of the searchable documents that have one, each once, sorted.
+    pub languages: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -222,17 +224,6 @@ impl Catalog {
         Ok(())
     }
 
-    /// The languages of the documents that can be searched, each once.
-    pub async fn languages(&self) -> Result<Vec<String>, CatalogError> {
-        let rows = sqlx::query(
-            "SELECT DISTINCT language FROM documents WHERE language IS NOT NULL AND status = ? ORDER BY language",
-        )
-        .bind(DocumentStatus::Ready.as_str())
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows.iter().map(|row| row.get(0)).collect())
-    }
-
     /// Stores a document's card (replacing any before it).
     pub async fn set_card(&self, doc_id: i64, card: &DocumentCard) -> Result<(), CatalogError> {
         let json = serde_json::to_string(card)
@@ -367,7 +358,7 @@ impl Catalog {
 
     async fn read_search_scope(&self) -> Result<SearchScope, CatalogError> {
         let rows = sqlx::query(
-            "SELECT id, node_count, status = ?, card FROM documents \
+            "SELECT id, node_count, status = ?, card, language FROM documents \
              WHERE (status = ? AND node_count > 0) OR status = ? ORDER BY id",
         )
         .bind(DocumentStatus::Ready.as_str())
@@ -383,10 +374,15 @@ impl Catalog {
                 if let Some(card) = parse_card(row.get::<Option<String>, _>(3).as_deref()) {
                     scope.cards.push((id, card));
                 }
+                if let Some(language) = row.get::<Option<String>, _>(4) {
+                    scope.languages.push(language);
+                }
             } else {
                 scope.being_written += 1;
             }
         }
+        scope.languages.sort();
+        scope.languages.dedup();
         Ok(scope)
     }
 
@@ -581,6 +577,9 @@ mod tests {
             ..DocumentCard::default()
         };
         catalog.set_card(ids[0], &card).await.expect("card");
+        for (id, language) in ids.iter().zip(["english", "english", "russian"]) {
+            catalog.set_language(*id, language).await.expect("language");
+        }
         // The third is still being ingested: not searchable.
         assert_eq!(
             catalog.search_scope().await.expect("scope"),
@@ -588,6 +587,7 @@ mod tests {
                 node_counts: vec![(ids[0], 4), (ids[1], 600)],
                 being_written: 1,
                 cards: vec![(ids[0], card.clone())],
+                languages: vec!["english".to_string()],
             }
         );
         let stored = catalog.document_by_id(ids[0]).await.expect("read");
@@ -700,6 +700,7 @@ mod tests {
                 node_counts: vec![(first.id, 7), (second.id, 9)],
                 being_written: 0,
                 cards: Vec::new(),
+                languages: Vec::new(),
             }
         );
         other.delete_document(first.id).await.expect("delete");

@@ -250,9 +250,7 @@ impl Library {
         }
         SparseEmbedder::new(&settings.bm25_language)?;
         settings.save(&self.catalog).await?;
-        if settings.dense_model != self.settings.dense_model {
-            self.dense = OnceCell::new();
-        }
+        self.use_dense_model(settings.dense_model);
         self.settings = settings;
         Ok(())
     }
@@ -316,7 +314,7 @@ impl Library {
         if !self.settings.detect_language {
             return Ok(self.settings.bm25_language.clone());
         }
-        let languages = self.catalog.languages().await?;
+        let languages = self.catalog.search_scope().await?.languages;
         Ok(crate::language::detect_question(question, &languages)
             .unwrap_or_else(|| self.settings.bm25_language.clone()))
     }

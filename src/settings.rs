@@ -94,23 +94,28 @@ impl LibrarySettings {
     /// settings predates them: it was embedded by MiniLM and stemmed in one language,
     /// whatever today's defaults are.
     pub async fn load_existing(catalog: &Catalog) -> Result<Self, CatalogError> {
-        let mut settings = Self::load(catalog).await?;
-        if catalog.setting(SETTINGS_KEY).await?.is_none() && !catalog.documents().await?.is_empty()
-        {
-            settings.dense_model = legacy_dense_model();
-            settings.detect_language = false;
-        }
-        Ok(settings)
+        Ok(Self::load_noting_record(catalog).await?.0)
     }
 
     /// The settings of a library being opened, recorded if they never were, so that a
     /// later change of a default cannot change what an existing library is.
     pub async fn load_and_record(catalog: &Catalog) -> Result<Self, CatalogError> {
-        let settings = Self::load_existing(catalog).await?;
-        if catalog.setting(SETTINGS_KEY).await?.is_none() {
+        let (settings, recorded) = Self::load_noting_record(catalog).await?;
+        if !recorded {
             settings.save(catalog).await?;
         }
         Ok(settings)
+    }
+
+    /// [`Self::load_existing`], and whether the library has settings of its own.
+    async fn load_noting_record(catalog: &Catalog) -> Result<(Self, bool), CatalogError> {
+        let mut settings = Self::load(catalog).await?;
+        let recorded = catalog.setting(SETTINGS_KEY).await?.is_some();
+        if !recorded && !catalog.documents().await?.is_empty() {
+            settings.dense_model = legacy_dense_model();
+            settings.detect_language = false;
+        }
+        Ok((settings, recorded))
     }
 
     pub async fn save(&self, catalog: &Catalog) -> Result<(), CatalogError> {
