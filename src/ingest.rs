@@ -12,6 +12,7 @@ use sha2::{Digest, Sha256};
 use crate::card::{self, DocumentCard, FrontMatter};
 use crate::catalog::{DocumentRecord, DocumentStatus};
 use crate::describe::{DescribeReport, Describer, TermStats};
+use crate::embed::DenseModel;
 use crate::error::{Error, Result};
 use crate::index_text;
 use crate::library::Library;
@@ -282,6 +283,10 @@ impl Library {
         seconds.indexing = lap();
         let mut warnings = warnings(&page_report, &tree_report, &pages);
         warnings.extend(card_warning);
+        warnings.extend(model_language_warning(
+            self.settings().dense_model,
+            &language,
+        ));
         Ok((total_nodes, warnings, seconds))
     }
 
@@ -545,6 +550,20 @@ fn warnings(pages: &DescribeReport, tree: &DescribeReport, texts: &[PageText]) -
     warnings
 }
 
+/// Tells the user of an English-only library that a document in another language is
+/// found by its words alone, and how to have it found by meaning too.
+fn model_language_warning(model: DenseModel, language: &str) -> Option<String> {
+    if model != DenseModel::MiniLm || language == "english" {
+        return None;
+    }
+    Some(format!(
+        "this document is in {language}, and the library's embedding model ({}) reads English only, so its pages are found by their words alone; to find them by meaning too, choose {} in Settings (or run `pagetree reindex --model {}`)",
+        model.label(),
+        DenseModel::E5Small.label(),
+        DenseModel::E5Small.id(),
+    ))
+}
+
 fn abbreviate(items: &[String]) -> String {
     const SHOWN: usize = 12;
     if items.len() <= SHOWN {
@@ -581,6 +600,15 @@ fn hash_file(path: &Path, file: &str) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_english_only_model_is_named_for_a_document_in_another_language() {
+        let warning = model_language_warning(DenseModel::MiniLm, "russian").expect("warned");
+        assert!(warning.contains("in russian"), "{warning}");
+        assert!(warning.contains("reindex --model e5-small"), "{warning}");
+        assert_eq!(model_language_warning(DenseModel::MiniLm, "english"), None);
+        assert_eq!(model_language_warning(DenseModel::E5Small, "spanish"), None);
+    }
 
     #[test]
     fn warnings_name_pages_without_text() {

@@ -47,6 +47,28 @@ impl Library {
         self.rebuild_embedded(None, progress).await
     }
 
+    /// Makes `model` the library's dense model: a library without documents simply
+    /// records it (wherever its vectors live), one with documents is re-embedded (see
+    /// [`Library::change_dense_model`]). Returns the number of points written.
+    pub async fn switch_dense_model(
+        &mut self,
+        model: DenseModel,
+        progress: &dyn Progress,
+    ) -> Result<usize> {
+        if model == self.settings().dense_model {
+            return Ok(0);
+        }
+        if self.catalog().documents().await?.is_empty() {
+            let settings = LibrarySettings {
+                dense_model: model,
+                ..self.settings().clone()
+            };
+            self.update_settings(settings).await?;
+            return Ok(0);
+        }
+        self.change_dense_model(model, progress).await
+    }
+
     /// Re-embeds every document with `model` into a new index and makes it the
     /// library's model. Returns the number of points written.
     pub async fn change_dense_model(

@@ -51,11 +51,13 @@ const QUESTIONS: [(&str, &str, u32); 6] = [
 
 async fn library_made_with(root: &Path, model: DenseModel) -> pagetree::library::Library {
     let mut library = open_library(root).await;
-    let settings = LibrarySettings {
-        dense_model: model,
-        ..library.settings().clone()
-    };
-    library.update_settings(settings).await.expect("settings");
+    // An empty library takes another model without re-embedding anything.
+    let written = library
+        .switch_dense_model(model, &pagetree::ingest::NoProgress)
+        .await
+        .expect("the model is switched");
+    assert_eq!(written, 0);
+    assert_eq!(library.settings().dense_model, model);
     ingest_distinct_fixtures(&library).await;
     library
 }
@@ -85,6 +87,26 @@ async fn dense_only_misses(library: &pagetree::library::Library) -> Vec<&'static
     misses
 }
 
+/// The documents whose ingestion warned that the library's model reads English only.
+async fn model_warned(library: &pagetree::library::Library) -> Vec<String> {
+    let mut warned: Vec<String> = library
+        .catalog()
+        .documents()
+        .await
+        .expect("documents")
+        .into_iter()
+        .filter(|document| {
+            document
+                .warnings
+                .as_deref()
+                .is_some_and(|warnings| warnings.contains("reads English only"))
+        })
+        .map(|document| document.file_name)
+        .collect();
+    warned.sort();
+    warned
+}
+
 #[tokio::test]
 async fn e5_finds_russian_and_spanish_pages_by_meaning_and_minilm_does_not() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -97,6 +119,12 @@ async fn e5_finds_russian_and_spanish_pages_by_meaning_and_minilm_does_not() {
     assert!(misses.is_empty(), "e5 missed {misses:?}");
 
     let minilm = library_made_with(&dir.path().join("minilm"), DenseModel::MiniLm).await;
+    // The user hears which documents the English-only model cannot read, and e5's does not.
+    assert_eq!(
+        model_warned(&minilm).await,
+        ["cyrillic.pdf".to_string(), "spanish.pdf".to_string()]
+    );
+    assert!(model_warned(&e5).await.is_empty());
     let misses = dense_only_misses(&minilm).await;
     // MiniLM found 4 of 6 when this was written: Cyrillic text alone tells the two
     // languages apart, not the pages within one.

@@ -3,6 +3,7 @@
 //! in the keyring (the API key).
 
 use pagetree::catalog::{Catalog, CatalogError};
+use pagetree::embed::DenseModel;
 use pagetree::search::{SearchSettings, Strategy};
 use pagetree::store::remote::ClusterSettings;
 use pagetree::store::Fusion;
@@ -62,9 +63,13 @@ pub struct AppSettings {
     #[serde(default)]
     pub llm_key_storage: String,
     pub embedding_model_dir: Option<String>,
-    /// Read-only: the model that made the library's dense vectors.
+    /// Read-only: the name of the model that made the library's dense vectors.
     #[serde(default)]
     pub embedding_model: String,
+    /// The library's dense model (`minilm` or `e5-small`). Saving another one records
+    /// it in a library without documents and re-embeds one with documents; none keeps it.
+    #[serde(default)]
+    pub dense_model: Option<DenseModel>,
     pub qdrant_mode: QdrantMode,
     pub qdrant_url: Option<String>,
     /// Write-only, as the LLM key.
@@ -143,6 +148,7 @@ mod tests {
             llm_key_storage: String::new(),
             embedding_model_dir: None,
             embedding_model: String::new(),
+            dense_model: None,
             qdrant_mode: QdrantMode::Embedded,
             qdrant_url: None,
             qdrant_api_key: None,

@@ -216,7 +216,7 @@ pub async fn run(args: Args) -> Result<ExitCode> {
             let points = match model {
                 Some(model) if *model != library.settings().dense_model => {
                     library
-                        .change_dense_model(*model, &pagetree::ingest::NoProgress)
+                        .switch_dense_model(*model, &pagetree::ingest::NoProgress)
                         .await?
                 }
                 _ => {

@@ -41,6 +41,7 @@ import type {
 } from './api';
 import { DEFAULT_SECTION_SCORING, defaultFusion, defaultStrategies } from './api';
 import { findCitations } from './citations';
+import { DENSE_MODELS } from './model-choice';
 import { analyseDemoQuestion, correctDemoCardAll } from './demo-cards';
 import { DEMO_DOCUMENTS, demoIngestedDocument, demoPageText, type DemoDocument } from './demo-content';
 import { bestSentence, contentWords } from './highlight';
@@ -335,6 +336,7 @@ export class DemoBackend implements Transport {
     llm_key_storage: 'not stored (demo data: nothing leaves this page)',
     embedding_model_dir: '~/.local/share/pagetree/assets/bge-small-en-v1.5',
     embedding_model: 'multilingual-e5-small',
+    dense_model: 'e5-small',
     qdrant_mode: 'embedded',
     qdrant_url: null,
     qdrant_api_key: null,
@@ -513,8 +515,12 @@ export class DemoBackend implements Transport {
       if (settings.llm_base_url && !/^https?:\/\//.test(settings.llm_base_url)) {
         throw `The LLM base URL must start with http:// or https:// (got “${settings.llm_base_url}”).`;
       }
+      const model = settings.dense_model ?? this.settings.dense_model ?? 'minilm';
+      if (model !== this.settings.dense_model) await this.wait(400);
       this.settings = structuredClone({
         ...settings,
+        dense_model: model,
+        embedding_model: DENSE_MODELS[model].name,
         llm_api_key: null,
         qdrant_api_key: null,
         llm_key_storage: settings.llm_api_key

@@ -286,6 +286,9 @@ export interface StrategyDefaults {
   token_budget: number | null;
 }
 
+/** The dense embedding models a library can be made with, as settings name them. */
+export type DenseModelId = 'minilm' | 'e5-small';
+
 export interface AppSettings {
   llm_base_url: string | null;
   llm_model: string | null;
@@ -294,8 +297,10 @@ export interface AppSettings {
   /** Where the key lives, as the shell says it, e.g. "OS keyring" or "not stored". */
   llm_key_storage: string;
   embedding_model_dir: string | null;
-  /** Read-only: the model that made the library's dense vectors. */
+  /** Read-only: the name of the model that made the library's dense vectors. */
   embedding_model?: string;
+  /** The library's dense model. Saving another one re-embeds a library that has documents. */
+  dense_model?: DenseModelId | null;
   qdrant_mode: QdrantMode;
   qdrant_url: string | null;
   /** Write-only, as the LLM key. */

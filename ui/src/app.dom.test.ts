@@ -231,6 +231,30 @@ describe('the app on the demo backend', () => {
     expect(view('compare').querySelector<HTMLSelectElement>('#compare-section-scoring')?.value).toBe('own-text');
   });
 
+  it('changes the embedding model, saying first that the documents are re-embedded', async () => {
+    location.hash = '#settings';
+    await until(() => !view('settings').hidden, 'settings');
+    const select = view('settings').querySelector<HTMLSelectElement>('[data-testid="dense-model"]')!;
+    const note = view('settings').querySelector<HTMLElement>('[data-testid="dense-model-note"]')!;
+    await until(() => select.value === 'e5-small', 'the library’s model');
+    expect(note.textContent).not.toMatch(/re-embeds/);
+    select.value = 'minilm';
+    select.dispatchEvent(new Event('change'));
+    expect(note.textContent).toMatch(/re-embeds the library’s \d+ documents \(\d+ pages\) with all-MiniLM-L6-v2/);
+    click(view('settings').querySelector('[data-testid="settings-save"]'));
+    expect(view('settings').querySelector('.save-result')?.textContent).toMatch(/Re-embedding the library/);
+    await until(() => view('settings').querySelector('.save-result.ok'), 'saved');
+    const saved = await demo.invoke('get_settings', {});
+    expect(saved.dense_model).toBe('minilm');
+    expect(saved.embedding_model).toBe('all-MiniLM-L6-v2');
+    expect(view('settings').querySelector('[data-testid="library-model"]')?.textContent).toMatch(/all-MiniLM-L6-v2/);
+    expect(note.textContent).not.toMatch(/re-embeds/);
+    select.value = 'e5-small';
+    select.dispatchEvent(new Event('change'));
+    click(view('settings').querySelector('[data-testid="settings-save"]'));
+    await until(() => view('settings').querySelector('.save-result.ok'), 'saved again');
+  });
+
   it('saves settings, and says why a remote index could not be used', async () => {
     location.hash = '#settings';
     await until(() => !view('settings').hidden, 'settings');

@@ -52,6 +52,7 @@ async fn current(
         llm_key_storage: storage.describe(),
         embedding_model_dir: preferences.embedding_model_dir,
         embedding_model: settings.dense_model.label().to_string(),
+        dense_model: Some(settings.dense_model),
         qdrant_mode,
         qdrant_url,
         qdrant_api_key: None,
@@ -114,6 +115,12 @@ pub async fn save_settings(
     library.set_qdrant_key(ApiKey::new(qdrant_key.unwrap_or_default()));
     // First, because it is the part most likely to fail (a server away or refusing).
     move_vectors_if_asked(&mut library, &settings).await?;
+    if let Some(model) = settings.dense_model {
+        let points = library.switch_dense_model(model, &NoProgress).await?;
+        if points > 0 {
+            tracing::info!(model = model.id(), points, "library re-embedded");
+        }
+    }
 
     let mut library_settings = library.settings().clone();
     library_settings.llm_base_url = filled(&settings.llm_base_url);

@@ -7,11 +7,12 @@ import {
   errorMessage,
   STRATEGY_NAMES,
   type AppSettings,
+  type DenseModelId,
   type QdrantMode,
   type Strategy,
   type StrategyName,
 } from '../api';
-import { announce, setSettings, state } from '../app';
+import { announce, bus, setSettings, state } from '../app';
 import { busy, field, h, markInvalid } from '../dom';
 import {
   completeStrategies,
@@ -23,6 +24,7 @@ import {
 } from '../strategy-form';
 import { fusionFields, fusionMethodSelect, paramsEditor, type ParamsEditor } from './parts';
 import { readCluster } from '../cluster-form';
+import { DENSE_MODEL_IDS, DENSE_MODELS, isDenseModelId, modelChangeNote } from '../model-choice';
 
 const baseUrl = h('input', { id: 'set-llm-url', type: 'url', placeholder: 'http://127.0.0.1:8080/v1', autocomplete: 'off' });
 const model = h('input', { id: 'set-llm-model', type: 'text', placeholder: 'model name', autocomplete: 'off' });
@@ -37,6 +39,12 @@ const keyNote = h('p', { class: 'hint key-note', id: 'set-llm-key-note' });
 const testButton = h('button', { type: 'button', class: 'secondary' }, 'Test connection');
 const testResult = h('p', { class: 'test-result', role: 'status' });
 const libraryModel = h('p', { class: 'muted', 'data-testid': 'library-model' });
+const denseModel = h(
+  'select',
+  { id: 'set-dense-model', 'data-testid': 'dense-model' },
+  ...DENSE_MODEL_IDS.map((id) => h('option', { value: id }, DENSE_MODELS[id].label)),
+);
+const denseModelNote = h('p', { class: 'hint', role: 'status', 'data-testid': 'dense-model-note' });
 const embedDir = h('input', { id: 'set-embed-dir', type: 'text', placeholder: 'default (the bundled model)', autocomplete: 'off' });
 const modeEmbedded = h('input', { type: 'radio', name: 'qdrant-mode', id: 'qdrant-embedded', value: 'embedded', checked: true });
 const modeRemote = h('input', { type: 'radio', name: 'qdrant-mode', id: 'qdrant-remote', value: 'remote' });
@@ -68,6 +76,17 @@ function mode(): QdrantMode {
   return modeRemote.checked ? 'remote' : 'embedded';
 }
 
+function chosenDenseModel(): DenseModelId {
+  return isDenseModelId(denseModel.value) ? denseModel.value : 'minilm';
+}
+
+/** The hint under the model select: what the model is for, and what choosing it costs. */
+function syncDenseModel(): void {
+  const chosen = chosenDenseModel();
+  const change = modelChangeNote(state.settings?.dense_model, chosen, state.documents);
+  denseModelNote.textContent = [DENSE_MODELS[chosen].help, change].filter((t) => t !== '').join(' ');
+}
+
 function syncMode(): void {
   const remote = mode() === 'remote';
   for (const input of [qdrantUrl, qdrantKey, shards, replicas, writeConsistency]) input.disabled = !remote;
@@ -91,8 +110,10 @@ function fill(settings: AppSettings): void {
     'it is never shown again. Leave the field empty to keep the current key.';
   embedDir.value = text(settings.embedding_model_dir);
   libraryModel.textContent = settings.embedding_model
-    ? `This library's vectors are made by ${settings.embedding_model}. To change it, re-embed the library: pagetree reindex --model e5-small|minilm.`
+    ? `This library's vectors are made by ${settings.embedding_model}.`
     : '';
+  denseModel.value = settings.dense_model ?? 'minilm';
+  syncDenseModel();
   modeEmbedded.checked = settings.qdrant_mode !== 'remote';
   modeRemote.checked = settings.qdrant_mode === 'remote';
   qdrantUrl.value = text(settings.qdrant_url);
@@ -150,6 +171,7 @@ function read(): AppSettings | null {
     llm_api_key: apiKey.value === '' ? null : apiKey.value,
     llm_key_storage: base?.llm_key_storage ?? '',
     embedding_model_dir: orNull(embedDir),
+    dense_model: chosenDenseModel(),
     qdrant_mode: mode(),
     qdrant_url: orNull(qdrantUrl),
     qdrant_api_key: qdrantKey.value === '' ? null : qdrantKey.value,
@@ -191,6 +213,8 @@ export function createSettingsView(): HTMLElement {
       ),
     );
   }
+  denseModel.addEventListener('change', syncDenseModel);
+  bus.on('documents', syncDenseModel);
   modeEmbedded.addEventListener('change', syncMode);
   modeRemote.addEventListener('change', syncMode);
   apiKey.setAttribute('aria-describedby', keyNote.id);
@@ -233,6 +257,8 @@ export function createSettingsView(): HTMLElement {
       {},
       h('legend', {}, 'Embedding model'),
       libraryModel,
+      field('Model', denseModel),
+      denseModelNote,
       field('Model folder', embedDir, 'For a library made with MiniLM: a folder holding another ONNX sentence model; empty for the bundled one.'),
     ),
     h(
@@ -279,7 +305,13 @@ export function createSettingsView(): HTMLElement {
     const moving =
       settings.qdrant_mode !== state.settings?.qdrant_mode ||
       (settings.qdrant_mode === 'remote' && settings.qdrant_url !== state.settings?.qdrant_url);
-    saveResult.textContent = moving ? 'Moving the vectors and checking the copy…' : 'Saving…';
+    const reembedding =
+      settings.dense_model !== state.settings?.dense_model && state.documents.some((d) => d.status === 'ready');
+    saveResult.textContent = moving
+      ? 'Moving the vectors and checking the copy…'
+      : reembedding
+        ? `Re-embedding the library with ${DENSE_MODELS[chosenDenseModel()].name}…`
+        : 'Saving…';
     try {
       const saved = await busy(save, () => api.saveSettings(settings));
       setSettings(saved);
