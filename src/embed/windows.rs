@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use tokenizers::Tokenizer;
 
-use super::e5::{E5Engine, TextRole, WINDOW_TOKENS as E5_WINDOW_TOKENS};
+use super::e5::{E5Engine, TextRole, PAGE_WINDOW_TOKENS as E5_PAGE_WINDOW_TOKENS};
 use super::EmbedError;
 
 /// Tokens the model adds around every text (`[CLS]` and `[SEP]`), plus one of slack for
@@ -47,7 +47,7 @@ impl WindowSplitter {
     pub fn for_e5(engine: Arc<E5Engine>) -> Self {
         Self {
             counter: Counter::E5(engine),
-            window_tokens: E5_WINDOW_TOKENS,
+            window_tokens: E5_PAGE_WINDOW_TOKENS,
         }
     }
 
@@ -285,11 +285,18 @@ mod tests {
         let Counter::E5(engine) = &splitter.counter else {
             panic!("an e5 splitter");
         };
-        for window in &windows {
+        for (index, window) in windows.iter().enumerate() {
             let tokens = engine
                 .token_count(window, TextRole::Passage)
                 .expect("count");
-            assert!(tokens <= E5_WINDOW_TOKENS, "{tokens}");
+            assert!(tokens <= E5_PAGE_WINDOW_TOKENS, "{tokens}");
+            // Full, but for the last: a window ends where the next word would not fit.
+            if index + 1 < windows.len() {
+                assert!(
+                    tokens + 8 > E5_PAGE_WINDOW_TOKENS,
+                    "window {index}: {tokens}"
+                );
+            }
             assert!(window.starts_with("Acme.\n"));
         }
         let rejoined: Vec<&str> = windows
