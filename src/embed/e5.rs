@@ -19,7 +19,8 @@ pub const WINDOW_TOKENS: usize = 512;
 /// 2500`, 24 filings, 47 questions), 256 tokens took flat from .277 to .362 and knee from
 /// .340 to .426; on xquad-dev's paragraphs (`--token-budget 600`) flat and knee moved by
 /// at most .003 (en .985/.966 -> .987/.969, es .974/.953 -> .975/.953, ru .936/.910 ->
-/// .933/.908). And it costs half as much.
+/// .933/.908). Ingestion did not get measurably cheaper (3M's 160-page 10-K: 91 s at
+/// 512, 94 s at 256 on a day the machine ran slower; not compared side by side).
 pub const PAGE_WINDOW_TOKENS: usize = 256;
 /// Texts handed to the engine at once; it spreads them over the cores, and its own
 /// chunking bounds the memory a batch takes.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DocumentRecord, DocumentStatus } from './api';
-import { DENSE_MODELS, isDenseModelId, modelChangeNote } from './model-choice';
+import { DENSE_MODELS, isDenseModelId, modelChangeNote, reembeds } from './model-choice';
 
 function doc(id: number, pages: number, status: DocumentStatus = 'ready'): DocumentRecord {
   return {
@@ -41,6 +41,12 @@ describe('choosing the embedding model', () => {
     expect(note).toContain('about 3 minutes');
     expect(modelChangeNote('e5-small', 'minilm', [doc(1, 160)])).toContain('under a minute');
     expect(modelChangeNote('minilm', 'e5-small', [doc(1, 20_000)])).toContain('about 3 hours');
+  });
+
+  it('re-embeds only a change of model over ready documents', () => {
+    expect(reembeds('minilm', 'e5-small', [doc(1, 10)])).toBe(true);
+    expect(reembeds('minilm', 'e5-small', [doc(1, 10, 'ingesting')])).toBe(false);
+    expect(reembeds('e5-small', 'e5-small', [doc(1, 10)])).toBe(false);
   });
 
   it('knows the ids the shell sends', () => {

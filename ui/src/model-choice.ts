@@ -11,9 +11,9 @@ export interface DenseModelInfo {
   /** What the model is good at and what it costs, for the hint under the select. */
   help: string;
   /**
-   * Seconds to embed one page, measured on a 2-core machine on a 160-page 10-K
-   * (7.2 s with MiniLM, 91 s with e5), so that a re-embedding can be announced with
-   * its rough length.
+   * Seconds to embed one page, rounded from a 160-page 10-K on a 2-core machine
+   * (7.2–13.6 s with MiniLM, 91–94 s with e5, by the day's load), so that a
+   * re-embedding can be announced with its rough length.
    */
   secondsPerPage: number;
 }
@@ -47,6 +47,20 @@ function roughDuration(seconds: number): string {
   return `about ${Math.round(minutes / 60)} hours`;
 }
 
+/** The documents whose vectors a change of model makes again: the ready ones. */
+function embeddedDocuments(documents: readonly DocumentRecord[]): readonly DocumentRecord[] {
+  return documents.filter((d) => d.status === 'ready');
+}
+
+/** Whether saving `chosen` re-embeds documents (rather than only recording the model). */
+export function reembeds(
+  current: DenseModelId | null | undefined,
+  chosen: DenseModelId,
+  documents: readonly DocumentRecord[],
+): boolean {
+  return current !== chosen && embeddedDocuments(documents).length > 0;
+}
+
 /**
  * What saving `chosen` does to a library made with `current` that holds `documents`:
  * nothing, recording the model for the documents to come, or re-embedding the ones
@@ -59,7 +73,7 @@ export function modelChangeNote(
 ): string {
   if (current === chosen) return '';
   const model = DENSE_MODELS[chosen].name;
-  const ready = documents.filter((d) => d.status === 'ready');
+  const ready = embeddedDocuments(documents);
   if (ready.length === 0) return `Saving makes ${model} the model of the documents you add.`;
   const pages = ready.reduce((sum, d) => sum + (d.page_count ?? 0), 0);
   const count = ready.length === 1 ? 'the library’s document' : `the library’s ${ready.length} documents`;

@@ -24,7 +24,7 @@ import {
 } from '../strategy-form';
 import { fusionFields, fusionMethodSelect, paramsEditor, type ParamsEditor } from './parts';
 import { readCluster } from '../cluster-form';
-import { DENSE_MODEL_IDS, DENSE_MODELS, isDenseModelId, modelChangeNote } from '../model-choice';
+import { DENSE_MODEL_IDS, DENSE_MODELS, isDenseModelId, modelChangeNote, reembeds } from '../model-choice';
 
 const baseUrl = h('input', { id: 'set-llm-url', type: 'url', placeholder: 'http://127.0.0.1:8080/v1', autocomplete: 'off' });
 const model = h('input', { id: 'set-llm-model', type: 'text', placeholder: 'model name', autocomplete: 'off' });
@@ -305,11 +305,9 @@ export function createSettingsView(): HTMLElement {
     const moving =
       settings.qdrant_mode !== state.settings?.qdrant_mode ||
       (settings.qdrant_mode === 'remote' && settings.qdrant_url !== state.settings?.qdrant_url);
-    const reembedding =
-      settings.dense_model !== state.settings?.dense_model && state.documents.some((d) => d.status === 'ready');
     saveResult.textContent = moving
       ? 'Moving the vectors and checking the copy…'
-      : reembedding
+      : reembeds(state.settings?.dense_model, chosenDenseModel(), state.documents)
         ? `Re-embedding the library with ${DENSE_MODELS[chosenDenseModel()].name}…`
         : 'Saving…';
     try {
