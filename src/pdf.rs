@@ -52,10 +52,19 @@ pub struct PageText {
 }
 
 static PDFIUM: OnceLock<Mutex<Pdfium>> = OnceLock::new();
+/// Held while pdfium is being bound: two first callers at once would both bind, and
+/// pdfium refuses the second ("bindings already initialized").
+static BINDING: Mutex<()> = Mutex::new(());
 
 /// Binds pdfium once per process. pdfium is not thread-safe, so every call goes through
 /// one lock.
 fn pdfium(library: &Path) -> Result<&'static Mutex<Pdfium>, PdfError> {
+    if let Some(bound) = PDFIUM.get() {
+        return Ok(bound);
+    }
+    let _binding = BINDING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(bound) = PDFIUM.get() {
         return Ok(bound);
     }
