@@ -1,6 +1,6 @@
 //! The library's catalog in SQLite: documents, page texts and settings.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
@@ -14,6 +14,7 @@ use sqlx::Row;
 
 use crate::card::DocumentCard;
 use crate::pdf::PageText;
+use crate::statements::{statement_on_page, FinancialStatement};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
@@ -40,6 +41,22 @@ pub struct SearchScope {
     pub cards: Vec<(i64, DocumentCard)>,
     /// The languages of the searchable documents that have one, each once, sorted.
     pub languages: Vec<String>,
+    /// The financial statement pages of the searchable documents, in document and page
+    /// order.
+    pub statement_pages: Vec<StatementPage>,
+}
+
+/// A page that is one of its document's primary financial statements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatementPage {
+    pub doc_id: i64,
+    pub page: u32,
+    pub statement: FinancialStatement,
+}
+
+/// What the `statement` column holds for a page of this text.
+fn statement_column(text: &str) -> &'static str {
+    statement_on_page(text).map_or("", FinancialStatement::as_str)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -126,10 +143,12 @@ impl Catalog {
             .run(&pool)
             .await
             .map_err(|e| CatalogError::Migrate(e.to_string()))?;
-        Ok(Self {
+        let catalog = Self {
             pool,
             search_scope: Arc::default(),
-        })
+        };
+        catalog.read_statements_of_older_pages().await?;
+        Ok(catalog)
     }
 
     pub fn pool(&self) -> &SqlitePool {
@@ -184,14 +203,44 @@ impl Catalog {
             .ok_or_else(|| CatalogError::UnknownDocument(name))
     }
 
+    /// Pages saved before the catalog knew financial statements are read for them once,
+    /// in one transaction: a library made earlier searches as well as a new one.
+    async fn read_statements_of_older_pages(&self) -> Result<(), CatalogError> {
+        let rows = sqlx::query(
+            "SELECT document_id, page_number, substr(text, 1, ?) FROM pages WHERE statement IS NULL",
+        )
+        .bind(crate::statements::INDEX_CHARS as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.pool.begin().await?;
+        for row in &rows {
+            sqlx::query("UPDATE pages SET statement = ? WHERE document_id = ? AND page_number = ?")
+                .bind(statement_column(&row.get::<String, _>(2)))
+                .bind(row.get::<i64, _>(0))
+                .bind(row.get::<i64, _>(1))
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        tracing::info!(
+            pages = rows.len(),
+            "read the financial statements of older pages"
+        );
+        Ok(())
+    }
+
     pub async fn save_pages(&self, doc_id: i64, pages: &[PageText]) -> Result<(), CatalogError> {
         let mut tx = self.pool.begin().await?;
         for page in pages {
-            sqlx::query("INSERT OR REPLACE INTO pages (document_id, page_number, text, has_text) VALUES (?, ?, ?, ?)")
+            sqlx::query("INSERT OR REPLACE INTO pages (document_id, page_number, text, has_text, statement) VALUES (?, ?, ?, ?, ?)")
                 .bind(doc_id)
                 .bind(page.number)
                 .bind(&page.text)
                 .bind(page.has_text)
+                .bind(statement_column(&page.text))
                 .execute(&mut *tx)
                 .await?;
         }
@@ -383,6 +432,24 @@ impl Catalog {
         }
         scope.languages.sort();
         scope.languages.dedup();
+        let searchable: HashSet<i64> = scope.node_counts.iter().map(|&(id, _)| id).collect();
+        let statements = sqlx::query(
+            "SELECT document_id, page_number, statement FROM pages \
+             WHERE statement <> '' ORDER BY document_id, page_number",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        scope.statement_pages = statements
+            .iter()
+            .filter(|row| searchable.contains(&row.get::<i64, _>(0)))
+            .filter_map(|row| {
+                Some(StatementPage {
+                    doc_id: row.get(0),
+                    page: row.get::<i64, _>(1) as u32,
+                    statement: FinancialStatement::parse(&row.get::<String, _>(2))?,
+                })
+            })
+            .collect();
         Ok(scope)
     }
 
@@ -545,6 +612,65 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn statement_pages_are_read_when_saved_and_for_older_pages_on_opening() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("catalog.sqlite");
+        let catalog = Catalog::open(&path).await.expect("open");
+        let doc = catalog
+            .begin_document("h", "h.pdf", "/h.pdf")
+            .await
+            .expect("begin");
+        let texts = [
+            "Annual report. See the Consolidated Balance Sheets on page 3.",
+            "Consolidated Statements of Operations\nRevenues 1,200",
+            "Consolidated Balance Sheets\nAssets",
+        ];
+        let pages: Vec<PageText> = texts
+            .iter()
+            .zip(1..)
+            .map(|(text, number)| PageText {
+                number,
+                text: text.to_string(),
+                has_text: true,
+            })
+            .collect();
+        catalog.save_pages(doc.id, &pages).await.expect("pages");
+        catalog
+            .mark_ready(doc.id, 4, "extractive", None)
+            .await
+            .expect("ready");
+        let expected = vec![
+            StatementPage {
+                doc_id: doc.id,
+                page: 2,
+                statement: FinancialStatement::IncomeStatement,
+            },
+            StatementPage {
+                doc_id: doc.id,
+                page: 3,
+                statement: FinancialStatement::BalanceSheet,
+            },
+        ];
+        let scope = catalog.search_scope().await.expect("scope");
+        assert_eq!(scope.statement_pages, expected);
+
+        // Pages saved before the column existed have none; opening reads them.
+        sqlx::query("UPDATE pages SET statement = NULL")
+            .execute(&catalog.pool)
+            .await
+            .expect("forget");
+        drop(catalog);
+        let reopened = Catalog::open(&path).await.expect("reopen");
+        let scope = reopened.search_scope().await.expect("scope");
+        assert_eq!(scope.statement_pages, expected);
+        let unread: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM pages WHERE statement IS NULL")
+            .fetch_one(&reopened.pool)
+            .await
+            .expect("count");
+        assert_eq!(unread, 0);
+    }
+
+    #[tokio::test]
     async fn searches_see_only_ready_documents_and_read_many_pages_at_once() {
         let (_dir, catalog) = catalog().await;
         let mut ids = Vec::new();
@@ -588,6 +714,7 @@ mod tests {
                 being_written: 1,
                 cards: vec![(ids[0], card.clone())],
                 languages: vec!["english".to_string()],
+                statement_pages: Vec::new(),
             }
         );
         let stored = catalog.document_by_id(ids[0]).await.expect("read");
@@ -701,6 +828,7 @@ mod tests {
                 being_written: 0,
                 cards: Vec::new(),
                 languages: Vec::new(),
+                statement_pages: Vec::new(),
             }
         );
         other.delete_document(first.id).await.expect("delete");

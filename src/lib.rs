@@ -22,6 +22,7 @@ pub mod rebuild;
 pub mod render;
 pub mod search;
 pub mod settings;
+pub mod statements;
 pub mod store;
 pub mod synthetic;
 pub mod text_clean;

@@ -10,7 +10,7 @@ mod names;
 mod period;
 pub mod question;
 mod rules;
-mod text;
+pub(crate) mod text;
 
 use serde::{Deserialize, Serialize};
 

@@ -4,13 +4,15 @@ use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use super::context::{self, Context};
+use super::page_boosts::PageBoosts;
 use super::page_order;
 use super::run::SearchRun;
 use super::{SearchResult, SearchSettings, SelectedNode, Strategy};
 use crate::card::{analyse_question, QuestionAnalysis};
-use crate::catalog::{DocumentRecord, DocumentStatus, SearchScope};
+use crate::catalog::{DocumentRecord, DocumentStatus, SearchScope, StatementPage};
 use crate::error::Result;
 use crate::library::Library;
+use crate::statements::{statements_asked, FinancialStatement};
 use crate::store::{QueryVectors, Sparse};
 use crate::tree::root_node_id;
 
@@ -183,6 +185,21 @@ impl Library {
                 carried,
             );
         }
+        let statements = if settings.query_analysis {
+            statements_asked(question)
+        } else {
+            Vec::new()
+        };
+        if !statements.is_empty() {
+            let searched: HashSet<i64> = doc_ids.iter().copied().collect();
+            let pages: Vec<StatementPage> = scope
+                .statement_pages
+                .iter()
+                .filter(|page| searched.contains(&page.doc_id))
+                .copied()
+                .collect();
+            run = run.with_page_boosts(PageBoosts::for_statements(&pages, &statements));
+        }
         let mut chosen = run.execute(strategy, &roots, &doc_ids).await?;
         if let Some(max_pages) = settings.max_node_pages.filter(|&m| m > 0) {
             chosen = run.narrow_wide_nodes(chosen, max_pages).await?;
@@ -190,13 +207,16 @@ impl Library {
         let search_ms = search_started.elapsed().as_secs_f64() * 1e3;
         let selected = run.selected(&chosen);
         let context = match settings.token_budget {
-            Some(budget) if spans_more_than_one_page(&selected) => {
+            Some(budget)
+                if spans_more_than_one_page(&selected) || !run.page_boosts().is_empty() =>
+            {
                 let pages = page_order::pages_by_evidence(
                     store.as_ref(),
                     query,
                     settings.fusion,
                     &selected,
                     run.document_boosts(),
+                    run.page_boosts(),
                 )
                 .await?;
                 run.store_queries += 1;
@@ -216,7 +236,11 @@ impl Library {
             store_queries: run.store_queries,
             trace: run.trace,
             stopped_because: run.stopped_because,
-            analysis: analysis.cloned(),
+            analysis: analysis.cloned().map(|mut analysis| {
+                analysis.note.push_str(&statements_note(&statements));
+                analysis
+            }),
+            statements,
         })
     }
 
@@ -236,6 +260,18 @@ impl Library {
         let lookup = |doc: i64, page: u32| texts.get(&(doc, page)).cloned();
         Ok(context::assemble(selected, &lookup, budget))
     }
+}
+
+/// What the trace says of the statements a question asks about (nothing when none).
+fn statements_note(statements: &[FinancialStatement]) -> String {
+    if statements.is_empty() {
+        return String::new();
+    }
+    let names: Vec<&str> = statements.iter().map(|s| s.label()).collect();
+    format!(
+        "; asks about the {}: those pages are ranked up",
+        names.join(" and the ")
+    )
 }
 
 /// Whether a budget would have to choose among the pages of one chosen node: then the

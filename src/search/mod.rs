@@ -5,6 +5,7 @@ pub mod context;
 mod execute;
 pub mod knee;
 pub mod node_cache;
+pub mod page_boosts;
 pub mod page_order;
 pub mod proxy;
 pub mod query;
@@ -211,6 +212,9 @@ pub struct SearchResult {
     /// What the question named and how the first step used it.
     #[serde(default)]
     pub analysis: Option<crate::card::QuestionAnalysis>,
+    /// The financial statements the question asks about, whose pages were ranked up.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub statements: Vec<crate::statements::FinancialStatement>,
 }
 
 #[cfg(test)]

@@ -278,6 +278,7 @@ impl Library {
             trace,
             stopped_because,
             analysis: None,
+            statements: Vec::new(),
         })
     }
 }

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use super::knee::{knee_cut, CutRule};
 use super::node_cache::NodeCache;
+use super::page_boosts::PageBoosts;
 use super::walk::{elimination_walk, Stop, StopRule};
 use super::{SectionScoring, SelectedNode, Strategy, TraceStep};
 use crate::store::{
@@ -73,6 +74,8 @@ pub struct SearchRun<'a> {
     root_boosts: HashMap<u64, f32>,
     /// The boosts by document, when they weigh on every step, not only the first.
     carried_boosts: HashMap<i64, f32>,
+    /// Pages the question asks for by what they are, at every step that ranks them.
+    page_boosts: PageBoosts,
     section_scoring: SectionScoring,
     /// With best-page scoring, the evidence per document, gathered once per search.
     page_evidence: HashMap<i64, PageEvidence>,
@@ -111,6 +114,7 @@ impl<'a> SearchRun<'a> {
             stray_roots: STRAY_ROOTS,
             root_boosts: HashMap::new(),
             carried_boosts: HashMap::new(),
+            page_boosts: PageBoosts::default(),
             section_scoring: SectionScoring::OwnText,
             page_evidence: HashMap::new(),
             root_ids: HashSet::new(),
@@ -153,6 +157,16 @@ impl<'a> SearchRun<'a> {
     /// step (empty when the question named nothing).
     pub fn document_boosts(&self) -> &HashMap<i64, f32> {
         &self.carried_boosts
+    }
+
+    /// Ranks up these pages (and the sections holding them) wherever a step ranks them.
+    pub fn with_page_boosts(mut self, boosts: PageBoosts) -> Self {
+        self.page_boosts = boosts;
+        self
+    }
+
+    pub fn page_boosts(&self) -> &PageBoosts {
+        &self.page_boosts
     }
 
     /// Scores sections as `scoring` says (their own text by default).
@@ -233,7 +247,29 @@ impl<'a> SearchRun<'a> {
             }
             crate::store::canonical_order(&mut ranked);
         }
-        Ok(ranked)
+        Ok(self.with_page_boosts_added(ranked))
+    }
+
+    /// `ranked` with the page boosts added: to a boosted page, and to a section read
+    /// already whose span holds one.
+    fn with_page_boosts_added(&self, mut ranked: Vec<ScoredNode>) -> Vec<ScoredNode> {
+        if self.page_boosts.is_empty() {
+            return ranked;
+        }
+        for node in &mut ranked {
+            // A node not read yet is a page or a section whose span is not known: a
+            // boosted page's id is never a section's, so the page lookup is exact.
+            node.score += match self.nodes.get(&node.id) {
+                Some(read) => self
+                    .page_boosts
+                    .of_span(read.doc_id, read.page_start, read.page_end),
+                None => self
+                    .page_boosts
+                    .of_page(doc_id_of(node.id), crate::tree::page_of_leaf(node.id)),
+            };
+        }
+        crate::store::canonical_order(&mut ranked);
+        ranked
     }
 
     /// Ranks the documents' roots, with the root-step fusion.
@@ -447,7 +483,7 @@ impl<'a> SearchRun<'a> {
     }
 
     async fn flat(&mut self, k: usize, documents: &[i64]) -> Result<Vec<ScoredNode>, StoreError> {
-        let ranked = self
+        let mut ranked = self
             .top_of_searched(
                 Candidates::AllLeaves,
                 Candidates::LeavesOf(documents.to_vec()),
@@ -455,6 +491,14 @@ impl<'a> SearchRun<'a> {
                 documents,
             )
             .await?;
+        if !self.page_boosts.is_empty() {
+            // The pages asked for compete with the top k on one fused scale, boosted.
+            let searched: HashSet<i64> = documents.iter().copied().collect();
+            let mut ids: Vec<u64> = ranked.iter().map(|node| node.id).collect();
+            ids.extend(self.page_boosts.page_ids(|doc| searched.contains(&doc)));
+            ranked = self.rank(ids).await?;
+            ranked.truncate(k.max(1));
+        }
         self.record(
             "top-k pages",
             &ranked,
@@ -748,6 +792,10 @@ impl<'a> SearchRun<'a> {
         }))
         .await?;
         self.store_queries += rankings.len();
+        let rankings: Vec<Vec<ScoredNode>> = rankings
+            .into_iter()
+            .map(|ranked| self.with_page_boosts_added(ranked))
+            .collect();
         let mut ranking_of: HashMap<u64, (Node, Vec<ScoredNode>)> = wide
             .into_iter()
             .zip(rankings)
