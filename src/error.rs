@@ -35,3 +35,10 @@ pub enum Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A file refused before reading is reported as the PDF it was meant to be.
+impl From<crate::files::FileError> for Error {
+    fn from(err: crate::files::FileError) -> Self {
+        Self::Pdf(PdfError::File(err))
+    }
+}

@@ -14,6 +14,7 @@ use crate::catalog::{DocumentRecord, DocumentStatus};
 use crate::describe::{DescribeReport, Describer, TermStats};
 use crate::embed::DenseModel;
 use crate::error::{Error, Result};
+use crate::files::{self, FileError};
 use crate::index_text;
 use crate::library::Library;
 use crate::pdf::{self, PageText, PdfError};
@@ -126,7 +127,11 @@ impl Library {
     /// before is tried again.
     pub async fn ingest(&self, path: &Path, progress: &dyn Progress) -> Result<IngestOutcome> {
         let file = pdf::display_name(path);
-        let hash = hash_file(path, &file)?;
+        // Nothing is read, hashed or recorded until the file is known to be a regular
+        // file that starts like a PDF, with a path the catalog can open again.
+        let opened = files::open_pdf(path, &file)?;
+        let stored_path = files::path_text(path, &file)?;
+        let hash = hash_file(opened, &file)?;
         if let Some(existing) = self.catalog().find_by_hash(&hash).await? {
             match existing.status {
                 DocumentStatus::Ready => {
@@ -137,10 +142,9 @@ impl Library {
                 }
             }
         }
-        let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         let document = self
             .catalog()
-            .begin_document(&hash, &file, &absolute.display().to_string())
+            .begin_document(&hash, &file, &stored_path)
             .await?;
         match self.write_document(&document, path, progress).await {
             Ok((node_count, warnings, seconds)) => {
@@ -577,18 +581,16 @@ fn abbreviate(items: &[String]) -> String {
     }
 }
 
-fn hash_file(path: &Path, file: &str) -> Result<String> {
-    let unreadable = |source| {
-        Error::Pdf(PdfError::Unreadable {
-            file: file.to_string(),
-            source,
-        })
-    };
-    let mut reader = std::fs::File::open(path).map_err(unreadable)?;
+fn hash_file(mut reader: std::fs::File, file: &str) -> Result<String> {
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 1 << 16];
     loop {
-        let read = reader.read(&mut buffer).map_err(unreadable)?;
+        let read = reader
+            .read(&mut buffer)
+            .map_err(|source| FileError::Unreadable {
+                file: file.to_string(),
+                source,
+            })?;
         if read == 0 {
             break;
         }
@@ -631,13 +633,5 @@ mod tests {
         );
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].contains(": 2"), "{}", warnings[0]);
-    }
-
-    #[test]
-    fn hashing_a_missing_file_says_so() {
-        let err = hash_file(Path::new("/no/such/file.pdf"), "file.pdf").expect_err("missing");
-        assert!(err
-            .to_string()
-            .starts_with("file.pdf: cannot read the file"));
     }
 }

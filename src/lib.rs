@@ -9,6 +9,7 @@ pub mod describe;
 pub mod embed;
 pub mod error;
 pub mod eval;
+pub mod files;
 pub mod history;
 pub mod index_text;
 pub mod ingest;

@@ -1,12 +1,12 @@
 //! Reads the text of every page of a PDF through pdfium.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use pdfium_render::prelude::{PdfDocument, Pdfium, PdfiumError, PdfiumInternalError};
 
 use crate::card::{FrontMatter, FRONT_PAGES};
+use crate::files::{self, FileError};
 use crate::text_clean::{clean_page_text, has_text_layer};
 
 /// A document longer than this is refused rather than ingested for hours; it is a
@@ -15,16 +15,9 @@ pub const DEFAULT_MAX_PAGES: u32 = 5_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PdfError {
-    #[error("{file}: cannot read the file: {source}")]
-    Unreadable {
-        file: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{file}: the file is empty (0 bytes)")]
-    EmptyFile { file: String },
-    #[error("{file}: this is not a PDF (it does not start with a PDF header)")]
-    NotAPdf { file: String },
+    /// Not a readable file that starts like a PDF; found before pdfium sees it.
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("{file}: the PDF is encrypted with a password; remove the password and add it again")]
     Encrypted { file: String },
     #[error("{file}: the PDF is damaged or truncated and cannot be opened ({detail})")]
@@ -167,7 +160,7 @@ pub(crate) fn with_document<T, E: From<PdfError>>(
     work: impl FnOnce(&PdfDocument, &str) -> Result<T, E>,
 ) -> Result<T, E> {
     let file = display_name(path);
-    check_header(path, &file)?;
+    files::open_pdf(path, &file).map_err(PdfError::from)?;
     let pdfium = pdfium(pdfium_library)?;
     // A poisoned lock only means another caller panicked; pdfium itself is intact.
     let pdfium = pdfium
@@ -215,31 +208,6 @@ fn read_pages(
         });
     }
     Ok(out)
-}
-
-fn check_header(path: &Path, file: &str) -> Result<(), PdfError> {
-    let unreadable = |source| PdfError::Unreadable {
-        file: file.to_string(),
-        source,
-    };
-    let mut head = Vec::with_capacity(1024);
-    std::fs::File::open(path)
-        .map_err(unreadable)?
-        .take(1024)
-        .read_to_end(&mut head)
-        .map_err(unreadable)?;
-    if head.is_empty() {
-        return Err(PdfError::EmptyFile {
-            file: file.to_string(),
-        });
-    }
-    // The PDF spec allows junk before the header; readers look in the first 1 KiB.
-    if !head.windows(5).any(|window| window == b"%PDF-") {
-        return Err(PdfError::NotAPdf {
-            file: file.to_string(),
-        });
-    }
-    Ok(())
 }
 
 fn open_error(file: &str, err: PdfiumError) -> PdfError {

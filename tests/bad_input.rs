@@ -3,6 +3,11 @@
 
 mod common;
 
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
 use common::{cli, fixture, open_library, text};
 use pagetree::library::{Library, OpenOptions};
 
@@ -129,4 +134,245 @@ async fn a_second_process_gets_a_clear_message_while_the_library_is_open() {
     // Listing needs no lock and works meanwhile.
     let docs = cli(dir.path(), &["docs"]);
     assert!(docs.status.success(), "{}", text(&docs.stderr));
+}
+
+// ------------------------------------------------------------- files that are not files
+
+/// Long enough for the model to load and a fixture to be added on a busy machine; a run
+/// that used to hang fails the test here instead of stalling the whole suite.
+const RUN_LIMIT: Duration = Duration::from_secs(240);
+
+/// `pagetree --library <library> <args…>` with any arguments (a path need not be UTF-8),
+/// killed if it runs past `RUN_LIMIT`. Returns the exit status and stderr.
+fn cli_within_limit(library: &Path, args: &[&OsStr]) -> (ExitStatus, String) {
+    let logs = tempfile::tempdir().expect("temp dir");
+    let stderr_path = logs.path().join("stderr");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pagetree"))
+        .arg("--library")
+        .arg(library)
+        .args(args)
+        .env_remove("PAGETREE_LLM_URL")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&stderr_path).expect("stderr file"))
+        .spawn()
+        .expect("the pagetree binary runs");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > RUN_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            let stderr = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+            panic!(
+                "`pagetree {}` did not finish in {RUN_LIMIT:?}:\n{stderr}",
+                args.iter()
+                    .map(|a| a.to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let stderr = std::fs::read(&stderr_path).expect("stderr");
+    (status, text(&stderr))
+}
+
+fn copy_fixture(name: &str, to: &Path) {
+    std::fs::copy(fixture(name), to).expect("copy fixture");
+}
+
+fn assert_line(stderr: &str, starts: &str, words: &str) {
+    assert!(
+        stderr
+            .lines()
+            .any(|line| line.starts_with(starts) && line.contains(words)),
+        "expected a `{starts}` line saying `{words}`:\n{stderr}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_or_a_device_is_refused_at_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("pipes");
+    std::fs::create_dir(&folder).expect("mkdir");
+    copy_fixture("multipage.pdf", &folder.join("multipage.pdf"));
+    let pipe = folder.join("x.pdf");
+    let made = Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo failed");
+    // The pipe given by name, a device, and the folder holding the pipe.
+    let (status, stderr) = cli_within_limit(
+        &dir.path().join("library"),
+        &[
+            OsStr::new("ingest"),
+            pipe.as_os_str(),
+            OsStr::new("/dev/zero"),
+            folder.as_os_str(),
+        ],
+    );
+    assert!(!status.success(), "{stderr}");
+    assert_line(
+        &stderr,
+        "failed: x.pdf:",
+        "this is a named pipe (FIFO), not a regular file",
+    );
+    assert_line(
+        &stderr,
+        "failed: zero:",
+        "this is a device, not a regular file",
+    );
+    assert_line(
+        &stderr,
+        &format!("skipped: {}:", pipe.display()),
+        "this is a named pipe (FIFO), not a regular file, so it was not added",
+    );
+    assert!(
+        stderr.contains("1 added, 0 already in the library, 2 failed, 1 skipped"),
+        "{stderr}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn links_that_loop_find_each_pdf_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("pdfs");
+    let sub = folder.join("sub");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    copy_fixture("multipage.pdf", &folder.join("a.pdf"));
+    copy_fixture("spanish.pdf", &sub.join("b.pdf"));
+    // `ln -s . loop`, and a second way into `sub`.
+    std::os::unix::fs::symlink(".", folder.join("loop")).expect("link");
+    std::os::unix::fs::symlink("sub", folder.join("alias")).expect("link");
+    let (status, stderr) = cli_within_limit(
+        &dir.path().join("library"),
+        &[OsStr::new("ingest"), folder.as_os_str()],
+    );
+    assert!(status.success(), "{stderr}");
+    assert!(
+        stderr.contains("2 added, 0 already in the library, 0 failed ("),
+        "each PDF once:\n{stderr}"
+    );
+    assert!(!stderr.contains("already in the library as"), "{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_subfolder_is_named() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("pdfs");
+    let locked = folder.join("locked");
+    std::fs::create_dir_all(&locked).expect("mkdir");
+    copy_fixture("multipage.pdf", &folder.join("a.pdf"));
+    copy_fixture("spanish.pdf", &locked.join("b.pdf"));
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    // Root (and a process with CAP_DAC_READ_SEARCH) reads a folder whatever its mode.
+    let privileged = std::fs::read_dir(&locked).is_ok();
+    let (status, stderr) = cli_within_limit(
+        &dir.path().join("library"),
+        &[OsStr::new("ingest"), folder.as_os_str()],
+    );
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    if privileged {
+        eprintln!(
+            "NOTE: this test runs with privileges that read a folder whatever its mode \
+             (root?), so chmod 000 cannot make an unreadable folder here; it checks only \
+             that both PDFs are added. Run it as an ordinary user to test the message."
+        );
+        assert!(status.success(), "{stderr}");
+        assert!(
+            stderr.contains("2 added, 0 already in the library, 0 failed ("),
+            "{stderr}"
+        );
+        return;
+    }
+    assert!(
+        !status.success(),
+        "a folder left unread fails the run:\n{stderr}"
+    );
+    assert_line(
+        &stderr,
+        &format!("skipped: {}:", locked.display()),
+        "could not open this folder (permission denied); the PDFs in it were not added",
+    );
+    assert!(
+        stderr.contains("1 added, 0 already in the library, 0 failed, 1 skipped"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test]
+async fn a_folder_named_like_a_pdf_is_called_a_folder() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("x.pdf");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let (status, stderr) = cli_within_limit(
+        &dir.path().join("cli-library"),
+        &[OsStr::new("ingest"), folder.as_os_str()],
+    );
+    assert!(!status.success(), "nothing was added:\n{stderr}");
+    assert_line(
+        &stderr,
+        &format!("skipped: {}:", folder.display()),
+        "this folder has no PDF files in it, so nothing was added from it",
+    );
+    assert!(
+        stderr.contains("0 added, 0 already in the library, 0 failed, 1 skipped"),
+        "{stderr}"
+    );
+    // The engine, given the folder as a file (as the app's queue might), says what it is.
+    let library = open_library(&dir.path().join("library")).await;
+    let err = library
+        .ingest(&folder, &pagetree::ingest::NoProgress)
+        .await
+        .expect_err("a folder is not a PDF");
+    assert!(
+        err.to_string()
+            .starts_with("x.pdf: this is a folder, not a regular file"),
+        "{err}"
+    );
+    assert!(library.documents().await.expect("docs").is_empty());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_is_refused_with_a_way_out() {
+    use std::os::unix::ffi::OsStringExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("latin1");
+    std::fs::create_dir(&folder).expect("mkdir");
+    // "café.pdf" in Latin-1: the é is the single byte 0xE9.
+    let name = OsString::from_vec(b"caf\xe9.pdf".to_vec());
+    let file: PathBuf = folder.join(&name);
+    if let Err(err) = std::fs::copy(fixture("multipage.pdf"), &file) {
+        eprintln!("NOTE: this file system refuses a non-UTF-8 name ({err}); nothing to test");
+        return;
+    }
+    let library = dir.path().join("library");
+    let (status, stderr) = cli_within_limit(&library, &[OsStr::new("ingest"), folder.as_os_str()]);
+    assert!(!status.success(), "{stderr}");
+    assert_line(
+        &stderr,
+        "failed: caf\u{FFFD}.pdf:",
+        "the file's path is not valid UTF-8 text",
+    );
+    assert_line(
+        &stderr,
+        "failed: caf",
+        "rename the file, or the folder holding it",
+    );
+    let docs = cli(&library, &["docs", "--json"]);
+    let documents: serde_json::Value = serde_json::from_slice(&docs.stdout).expect("json");
+    assert_eq!(
+        documents,
+        serde_json::json!([]),
+        "no entry with a lossy path"
+    );
 }

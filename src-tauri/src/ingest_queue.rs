@@ -1,7 +1,7 @@
 //! Ingestion in the background: files queue up and are added one at a time, each
 //! reporting progress and its outcome as events, so the window stays responsive.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -202,64 +202,26 @@ impl Progress for EventProgress {
     }
 }
 
-/// The files to add for what the user dropped or picked: PDFs as given, folders
-/// searched (recursively) for PDFs, in name order. Anything else given directly is
-/// kept, so the user hears why it cannot be added.
-pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let before = files.len();
-            files.extend(
-                walkdir::WalkDir::new(path)
-                    .sort_by_file_name()
-                    .into_iter()
-                    .filter_map(|entry| entry.ok())
-                    .filter(|entry| entry.file_type().is_file() && is_pdf_name(entry.path()))
-                    .map(|entry| entry.into_path()),
-            );
-            if files.len() == before && paths.len() == 1 {
-                return Err(format!("there are no PDF files in {}", path.display()));
-            }
-        } else {
-            files.push(path.clone());
+/// Queues what the user dropped or picked, searched by the engine's folder walk (the
+/// CLI's too): every PDF it found is queued, and everything it passed over is reported as
+/// a file that failed, with the reason. Finding nothing at all is the command's error,
+/// so the user hears it at once.
+pub fn queue_paths(
+    app: &AppHandle,
+    queue: &IngestQueue,
+    paths: &[PathBuf],
+) -> Result<usize, String> {
+    let found = pagetree::files::find_pdfs(paths);
+    if found.files.is_empty() && !found.skipped.is_empty() {
+        let reasons: Vec<String> = found.skipped.iter().map(ToString::to_string).collect();
+        return Err(reasons.join("\n"));
+    }
+    for skipped in &found.skipped {
+        tracing::warn!(%skipped, "not added");
+        let finished = failed(skipped.path().display().to_string(), skipped.to_string());
+        if let Err(err) = app.emit(FINISHED_EVENT, &finished) {
+            tracing::warn!(error = %err, "the window did not take an ingestion event");
         }
     }
-    Ok(files)
-}
-
-fn is_pdf_name(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|ext| ext.eq_ignore_ascii_case("pdf"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn folders_expand_to_their_pdfs_in_name_order_and_files_pass_through() {
-        let dir = tempfile::tempdir().unwrap();
-        let nested = dir.path().join("b");
-        std::fs::create_dir(&nested).unwrap();
-        for name in ["z.pdf", "notes.txt", "A.PDF"] {
-            std::fs::write(dir.path().join(name), b"x").unwrap();
-        }
-        std::fs::write(nested.join("c.pdf"), b"x").unwrap();
-        let loose = dir.path().join("notes.txt");
-        let files = expand(&[dir.path().to_path_buf(), loose.clone()]).unwrap();
-        let names: Vec<String> = files
-            .iter()
-            .map(|f| f.strip_prefix(dir.path()).unwrap().display().to_string())
-            .collect();
-        assert_eq!(names, ["A.PDF", "b/c.pdf", "z.pdf", "notes.txt"]);
-    }
-
-    #[test]
-    fn a_folder_without_pdfs_says_so() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("notes.txt"), b"x").unwrap();
-        let err = expand(&[dir.path().to_path_buf()]).unwrap_err();
-        assert!(err.contains("no PDF files"), "{err}");
-    }
+    Ok(queue.enqueue(found.files))
 }

@@ -43,7 +43,15 @@ pub struct IngestArgs {
 
 pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
     apply_settings(&mut library, args).await?;
-    let files = expand(&args.paths);
+    let found = pagetree::files::find_pdfs(&args.paths);
+    for skipped in &found.skipped {
+        if args.json {
+            println!("{}", serde_json::json!({"skipped": skipped.to_string()}));
+        }
+        eprintln!("skipped: {skipped}");
+    }
+    let skipped = found.skipped.len();
+    let files = found.files;
     let cancelled = Arc::new(AtomicBool::new(false));
     let on_interrupt = Arc::clone(&cancelled);
     tokio::spawn(async move {
@@ -115,8 +123,13 @@ pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
     } else {
         0.0
     };
+    let skipped_note = if skipped > 0 {
+        format!(", {skipped} skipped")
+    } else {
+        String::new()
+    };
     eprintln!(
-        "{added} added, {present} already in the library, {failed} failed ({pages_added} pages in {elapsed:.1} s, {rate:.1} pages/s)"
+        "{added} added, {present} already in the library, {failed} failed{skipped_note} ({pages_added} pages in {elapsed:.1} s, {rate:.1} pages/s)"
     );
     if pages_added > 0 {
         eprintln!("{}", stage_throughput(&stage_seconds, pages_added));
@@ -124,7 +137,9 @@ pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
     if cancelled.load(Ordering::Relaxed) {
         return Ok(ExitCode::from(130));
     }
-    Ok(if failed > 0 {
+    // Something given that could not be searched or read is a failure of the request,
+    // even when everything that could be read was added.
+    Ok(if failed > 0 || skipped > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
@@ -170,37 +185,6 @@ fn stage_throughput(seconds: &StageSeconds, pages: u64) -> String {
         })
         .collect();
     format!("by stage: {}", parts.join(", "))
-}
-
-/// Files as given, folders searched (recursively) for `.pdf` files in name order.
-fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            collect_pdfs(path, &mut files);
-        } else {
-            files.push(path.clone());
-        }
-    }
-    files
-}
-
-fn collect_pdfs(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            collect_pdfs(&path, out);
-        } else if path
-            .extension()
-            .is_some_and(|ext| ext.eq_ignore_ascii_case("pdf"))
-        {
-            out.push(path);
-        }
-    }
 }
 
 fn outcome_json(

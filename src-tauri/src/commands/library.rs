@@ -10,7 +10,7 @@ use tauri::{AppHandle, Manager, State};
 use tauri_plugin_dialog::DialogExt;
 
 use crate::error::{CommandError, CommandResult};
-use crate::ingest_queue::expand;
+use crate::ingest_queue::queue_paths;
 use crate::state::AppState;
 
 #[tauri::command]
@@ -19,10 +19,15 @@ pub async fn list_documents(state: State<'_, AppState>) -> CommandResult<Vec<Doc
 }
 
 #[tauri::command]
-pub async fn ingest_paths(state: State<'_, AppState>, paths: Vec<PathBuf>) -> CommandResult<()> {
-    let files = expand(&paths).map_err(CommandError::message)?;
-    tracing::info!(files = files.len(), "queued for ingestion");
-    state.open()?.ingest.enqueue(files);
+pub async fn ingest_paths(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    paths: Vec<PathBuf>,
+) -> CommandResult<()> {
+    // Any path the web view sends is safe to pass on: the walk and the engine read
+    // nothing that is not a regular file starting like a PDF.
+    let queued = queue_paths(&app, &state.open()?.ingest, &paths).map_err(CommandError::message)?;
+    tracing::info!(files = queued, "queued for ingestion");
     Ok(())
 }
 
@@ -45,12 +50,12 @@ pub async fn pick_and_ingest(app: AppHandle, state: State<'_, AppState>) -> Comm
                 return;
             }
             let state = handle.state::<AppState>();
-            match (state.open(), expand(&paths)) {
-                (Ok(open), Ok(files)) => {
-                    open.ingest.enqueue(files);
-                }
-                (Err(err), _) => tracing::warn!(error = %err, "cannot queue picked files"),
-                (_, Err(err)) => tracing::warn!(error = %err, "cannot queue picked files"),
+            let queued = state
+                .open()
+                .map_err(|err| err.to_string())
+                .and_then(|open| queue_paths(&handle, &open.ingest, &paths));
+            if let Err(err) = queued {
+                tracing::warn!(error = %err, "cannot queue picked files");
             }
         });
     Ok(())
