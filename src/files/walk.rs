@@ -219,6 +219,23 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
+    fn a_link_to_nothing_named_like_a_pdf_is_named_and_others_are_not() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("a.pdf"), b"x").expect("write");
+        std::os::unix::fs::symlink("gone.pdf", dir.path().join("old.pdf")).expect("link");
+        std::os::unix::fs::symlink("gone.txt", dir.path().join("old.txt")).expect("link");
+        let found = find_pdfs(&[dir.path().to_path_buf()]);
+        assert_eq!(names(&found, dir.path()), ["a.pdf"]);
+        assert_eq!(found.skipped.len(), 1, "{:?}", found.skipped);
+        let said = found.skipped[0].to_string();
+        assert!(
+            said.contains("old.pdf: could not read this (it does not exist"),
+            "{said}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
     fn an_unreadable_folder_is_named_unless_the_process_reads_everything() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().expect("temp dir");
