@@ -91,8 +91,25 @@ pub fn analyse_question(question: &str, cards: &[(i64, DocumentCard)]) -> Questi
             .collect()
     };
 
+    // The year after every searched document's (a forecast: "for FY2023" asked of
+    // filings up to FY2022) is answered by the newest filing, which looks ahead to it.
+    // A year further out is not a forecast any filing makes.
+    let newest = candidates
+        .iter()
+        .filter_map(|(_, card)| card.fiscal_year)
+        .max();
+    let year = match (periods.latest(), newest) {
+        (Some(latest), Some(newest)) if newest + 1 == latest => {
+            notes.push(format!(
+                "no document covers {latest} yet: the newest ({newest}) ranks first"
+            ));
+            Some(newest)
+        }
+        (latest, _) => latest,
+    };
     let wanted = Wanted {
         periods: &periods,
+        year,
         kinds: &kinds,
         dates: &dates,
     };
@@ -157,6 +174,9 @@ fn recency_boosts(candidates: &[&(i64, DocumentCard)]) -> Vec<(i64, f32)> {
 /// What the question asks of a document's card.
 struct Wanted<'a> {
     periods: &'a Periods,
+    /// The fiscal year a matching card has: the latest named, or the newest searched
+    /// when none covers it yet.
+    year: Option<i32>,
     kinds: &'a [DocumentKind],
     dates: &'a [String],
 }
@@ -173,8 +193,8 @@ impl Wanted<'_> {
         const NAMED_KIND: f32 = 1.0;
         const LIKELY_KIND: f32 = 1.0;
         let mut parts: Vec<(f32, f32)> = Vec::new();
-        if let Some(latest) = self.periods.latest() {
-            parts.push((PERIOD, year_match(card, latest, &self.periods.years)));
+        if let Some(year) = self.year {
+            parts.push((PERIOD, year_match(card, year, &self.periods.years)));
         }
         if !self.periods.quarters.is_empty() {
             let matches = card
@@ -690,6 +710,18 @@ mod tests {
             forecast.boosts.first().map(|b| b.0),
             Some(3),
             "{forecast:?}"
+        );
+        // As firmly as a filing of the year named would be: the other years' filings,
+        // ranked up as annual reports, must not come close.
+        assert_eq!(forecast.boosts[0].1, FULL_MATCH_BOOST, "{forecast:?}");
+        assert!(
+            forecast.boosts[1].1 < 0.5 * FULL_MATCH_BOOST,
+            "{forecast:?}"
+        );
+        assert!(
+            forecast.note.contains("no document covers 2023 yet"),
+            "{}",
+            forecast.note
         );
     }
 
