@@ -20,9 +20,49 @@ use crate::tree::{doc_id_of, page_node_id, page_of_leaf};
 /// filing, knee: .617 with the run's boost of 1 here, .638 with this).
 const ASKED_FOR_FIRST: f32 = 2.0;
 
+/// What the standing of the chosen node a page comes from (0 for the lowest-scored, 1
+/// for the best) adds to the page's score, as a share of the pages' score range: the
+/// tree's choice among sections still counts once their pages compete. Measured as
+/// an absolute weight on min–max scores, whose range is about 2 (so a share of 0.5 is
+/// a weight of 1). FinanceBench dev, whole library, 2,500 tokens,
+/// weight 0 / 0.5 / 1 / 2: knee .511 / .532 / .553 / .553, sensitive-knee .511 / .553 /
+/// .553 / .574, beam .511 / .553 / .553 / .553; told the filing, knee .638 / .638 /
+/// .638 / .617. xquad-dev (e5, 600 tokens) with 1: within 4 of 612 questions on every
+/// strategy and language (es knee .953 → .946, ru .908 → .907, en .969 → .967).
+const NODE_SHARE: f32 = 0.5;
+
+/// Where a chosen node stands between the lowest- and the best-scored of a choice.
+struct NodeStanding {
+    lowest: f32,
+    range: f32,
+}
+
+impl NodeStanding {
+    fn among(nodes: &[&SelectedNode]) -> Self {
+        let best = nodes
+            .iter()
+            .map(|n| n.score)
+            .fold(f32::NEG_INFINITY, f32::max);
+        let lowest = nodes.iter().map(|n| n.score).fold(f32::INFINITY, f32::min);
+        Self {
+            lowest,
+            range: best - lowest,
+        }
+    }
+
+    /// 0 to 1; 1 for every node when they score alike.
+    fn of(&self, node: &SelectedNode) -> f32 {
+        if self.range > 0.0 && self.range.is_finite() {
+            (node.score - self.lowest) / self.range
+        } else {
+            1.0
+        }
+    }
+}
+
 /// The pages under `selected`, each as its own node, scored by a hybrid ranking of all
 /// of them plus their document's boost (what the question's card matches add at every
-/// step of the search): the best page first. A page the ranking does not return (no
+/// step of the search) and their node's standing in the choice: the best page first. A page the ranking does not return (no
 /// vector stored) comes after every ranked page, in the order of the node it belongs
 /// to. Each page is listed once.
 pub async fn pages_by_evidence(
@@ -37,12 +77,15 @@ pub async fn pages_by_evidence(
     by_node_score.sort_by(|a, b| b.score.total_cmp(&a.score));
     let mut pages: Vec<SelectedNode> = Vec::new();
     let mut seen: HashMap<u64, usize> = HashMap::new();
+    let node_standing = NodeStanding::among(&by_node_score);
+    let mut standing: Vec<f32> = Vec::new();
     let mut add = |node: &SelectedNode, page: u32| {
         let id = page_node_id(node.doc_id, page);
         if seen.contains_key(&id) {
             return;
         }
         seen.insert(id, pages.len());
+        standing.push(node_standing.of(node));
         pages.push(SelectedNode {
             id,
             doc_id: node.doc_id,
@@ -79,12 +122,25 @@ pub async fn pages_by_evidence(
     let ranked = store
         .hybrid_scores(query, &Candidates::Ids(ids), limit, fusion)
         .await?;
+    // The standing weighs as a share of how far the pages' own scores spread, which
+    // depends on the fusion (0–2 with min–max, a fraction of that with RRF).
+    let score_range = ranked
+        .iter()
+        .map(|s| s.score)
+        .fold(f32::NEG_INFINITY, f32::max)
+        - ranked.iter().map(|s| s.score).fold(f32::INFINITY, f32::min);
+    let score_range = if score_range.is_finite() {
+        score_range
+    } else {
+        0.0
+    };
     for scored in ranked {
         if let Some(&index) = seen.get(&scored.id) {
             let page = &mut pages[index];
             let asked_for = page_boosts.of_page(page.doc_id, page.page_start) > 0.0;
             let boost = document_boosts.get(&page.doc_id).copied().unwrap_or(0.0)
-                + if asked_for { ASKED_FOR_FIRST } else { 0.0 };
+                + if asked_for { ASKED_FOR_FIRST } else { 0.0 }
+                + NODE_SHARE * score_range * standing[index];
             page.score = scored.score + boost;
         }
     }
@@ -161,11 +217,59 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_page_of_the_section_the_tree_rated_higher_wins_a_close_call() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = EdgeStore::open(dir.path(), 2).expect("store");
+        store
+            .upsert(vec![
+                page(1, 1, vec![0.9, 0.436]),
+                page(1, 2, vec![0.0, 1.0]),
+                page(1, 3, vec![1.0, 0.0]),
+                page(1, 4, vec![0.0, 1.0]),
+            ])
+            .await
+            .expect("upsert");
+        let query = query(vec![1.0, 0.0]);
+        let fusion = Fusion {
+            method: crate::store::FusionMethod::MinMax,
+            ..Fusion::rrf(2, 1.0, 1.0)
+        };
+        let order = |selected: [SelectedNode; 2]| {
+            let (store, query) = (&store, &query);
+            async move {
+                pages_by_evidence(
+                    store,
+                    query,
+                    fusion,
+                    &selected,
+                    &HashMap::new(),
+                    &PageBoosts::default(),
+                )
+                .await
+                .expect("ranked")
+                .iter()
+                .map(|p| p.page_start)
+                .collect::<Vec<u32>>()
+            }
+        };
+        // Rated alike, page 3 is better on its own evidence; page 1 is close behind.
+        assert_eq!(
+            order([chosen(1, (1, 2), 0.5), chosen(1, (3, 4), 0.5)]).await[..2],
+            [3, 1]
+        );
+        // The tree rated section 1–2 well above 3–4: that decides the close call.
+        assert_eq!(
+            order([chosen(1, (1, 2), 0.9), chosen(1, (3, 4), 0.1)]).await[..2],
+            [1, 3]
+        );
+    }
+
+    #[tokio::test]
     async fn the_pages_of_chosen_sections_are_ranked_by_their_own_evidence() {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = EdgeStore::open(dir.path(), 2).expect("store");
-        // Section 1–3 is the better section, but its page 3 alone answers; page 5 of the
-        // weaker section 4–5 is second best.
+        // Two sections the tree rates alike; page 3 of one answers best, page 5 of the
+        // other is second best.
         store
             .upsert(vec![
                 page(1, 1, vec![0.0, 1.0]),
@@ -177,7 +281,7 @@ mod tests {
             .await
             .expect("upsert");
         let query = query(vec![1.0, 0.0]);
-        let selected = [chosen(1, (1, 3), 0.9), chosen(1, (4, 5), 0.4)];
+        let selected = [chosen(1, (1, 3), 0.9), chosen(1, (4, 5), 0.9)];
         let fusion = Fusion::rrf(2, 1.0, 1.0);
         let pages = pages_by_evidence(
             &store,
