@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{Context as _, Result};
 use clap::{Args, ValueEnum};
 use pagetree::eval::{load_questions, BenchReport};
 use pagetree::history::{NewRun, RunKind};
@@ -91,38 +91,32 @@ pub struct SearchOptions {
 }
 
 impl SearchOptions {
+    /// The strategy `name` with these options, refused in words (by the engine's own
+    /// check) when a value is out of range.
     pub fn strategy(&self, name: StrategyName) -> Result<Strategy> {
-        if !(0.0..=1.0).contains(&self.sensitivity) {
-            bail!(
-                "--sensitivity must be between 0 and 1, not {}",
-                self.sensitivity
-            );
-        }
-        Ok(match name {
-            StrategyName::Flat => Strategy::Flat { k: self.k.max(1) },
-            StrategyName::Branch => Strategy::Branch {
-                roots: self.roots.max(1),
-            },
-            StrategyName::Beam => Strategy::Beam {
-                width: self.width.max(1),
-            },
+        let strategy = match name {
+            StrategyName::Flat => Strategy::Flat { k: self.k },
+            StrategyName::Branch => Strategy::Branch { roots: self.roots },
+            StrategyName::Beam => Strategy::Beam { width: self.width },
             StrategyName::Knee => Strategy::Knee {
-                max_roots: self.max_roots.max(1),
+                max_roots: self.max_roots,
             },
             StrategyName::SensitiveKnee => Strategy::SensitiveKnee {
                 sensitivity: self.sensitivity,
-                max_roots: self.max_roots.max(1),
+                max_roots: self.max_roots,
             },
             StrategyName::LargestGap => Strategy::LargestGap {
-                max_roots: self.max_roots.max(1),
+                max_roots: self.max_roots,
             },
             StrategyName::CollapsedTree => Strategy::CollapsedTree {
-                depth: self.collapsed_depth.max(1),
+                depth: self.collapsed_depth,
             },
             StrategyName::ProxyPointer => Strategy::ProxyPointer {
-                proxies: self.proxies.max(1),
+                proxies: self.proxies,
             },
-        })
+        };
+        strategy.validate()?;
+        Ok(strategy)
     }
 
     pub fn all_strategies(&self) -> Result<Vec<Strategy>> {
@@ -153,7 +147,7 @@ impl SearchOptions {
             sparse_weight: self.root_sparse_weight.unwrap_or(self.sparse_weight),
             ..fusion
         });
-        Ok(SearchSettings {
+        let settings = SearchSettings {
             fusion,
             root_fusion,
             token_budget: self.token_budget,
@@ -161,7 +155,9 @@ impl SearchOptions {
             documents,
             query_analysis: !self.no_query_analysis,
             section_scoring: self.section_scoring,
-        })
+        };
+        settings.validate()?;
+        Ok(settings)
     }
 }
 
