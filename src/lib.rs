@@ -20,6 +20,7 @@ pub mod migrate;
 pub mod pdf;
 pub mod plot;
 pub mod rebuild;
+pub mod redact;
 pub mod render;
 pub mod search;
 pub mod settings;
