@@ -1,5 +1,6 @@
 //! `pagetree search`, `compare` and `bench`.
 
+use super::terminal::{say, warn_line};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -190,7 +191,7 @@ pub async fn search(library: &Library, args: &SearchArgs) -> Result<ExitCode> {
 }
 
 fn print_result(result: &SearchResult, show_context: bool) {
-    println!(
+    say!(
         "{}: {} node(s), {} page(s), {} tokens ({}), {:.1} ms (embedding {:.1} ms), {} store queries; {}",
         result.strategy.name(),
         result.selected.len(),
@@ -203,7 +204,7 @@ fn print_result(result: &SearchResult, show_context: bool) {
         result.stopped_because
     );
     if let Some(analysis) = result.analysis.as_ref().filter(|a| a.recognised_anything()) {
-        println!("  question: {}", analysis.note);
+        say!("  question: {}", analysis.note);
     }
     for node in &result.selected {
         let pages = if node.page_start == node.page_end {
@@ -211,13 +212,17 @@ fn print_result(result: &SearchResult, show_context: bool) {
         } else {
             format!("pp.{}-{}", node.page_start, node.page_end)
         };
-        println!("  {:.4}  {} {pages}", node.score, node.file_name);
+        say!(
+            "  {:.4}  {} {pages}",
+            node.score,
+            super::terminal::line(&node.file_name)
+        );
     }
     if let Some(note) = &result.context.truncation {
-        println!("  note: {note}");
+        say!("  note: {note}");
     }
     if show_context {
-        println!("\n{}", result.context.text);
+        say!("\n{}", result.context.text);
     }
 }
 
@@ -262,10 +267,10 @@ pub async fn compare(library: &Library, args: &CompareArgs) -> Result<ExitCode> 
             print_result(result, false);
         }
         for note in &skipped {
-            println!("skipped {note}");
+            say!("skipped {note}");
         }
         if !plots.is_empty() {
-            println!("wrote {} plot(s)", plots.len());
+            say!("wrote {} plot(s)", plots.len());
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -434,11 +439,11 @@ async fn ingest_missing(
                     aliases.insert(stem, document.name);
                 }
             }
-            Err(err) => eprintln!("warning: {err}"),
+            Err(err) => warn_line!("warning: {err}"),
         }
     }
     if added > 0 {
-        eprintln!("ingested {added} missing document(s)");
+        warn_line!("ingested {added} missing document(s)");
         library.store().await?.optimize().await?;
     }
     Ok(aliases)
@@ -470,7 +475,7 @@ fn fusion_label(fusion: &Fusion) -> String {
 }
 
 fn print_report(report: &BenchReport) {
-    println!(
+    say!(
         "{} questions, {} documents, {}; {}; median query embedding {:.1} ms",
         report.strategies.first().map(|s| s.questions).unwrap_or(0),
         report.documents,
@@ -482,7 +487,7 @@ fn print_report(report: &BenchReport) {
         fusion_label(&report.settings.fusion),
         report.median_embed_ms
     );
-    println!(
+    say!(
         "{:<16} {:>6} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>6} {:>6}",
         "strategy",
         "hit",
@@ -496,7 +501,7 @@ fn print_report(report: &BenchReport) {
         "doc@5"
     );
     for s in &report.strategies {
-        println!(
+        say!(
             "{:<16} {:>6.3} {:>7.3} {:>7.1} {:>8.0} {:>9.1} {:>9.1} {:>10.3} {:>6.3} {:>6.3}{}",
             s.strategy.name(),
             s.hit_rate,
@@ -515,7 +520,7 @@ fn print_report(report: &BenchReport) {
             }
         );
     }
-    println!("\nshare of its candidates each step keeps, mean ± spread over the questions:");
+    say!("\nshare of its candidates each step keeps, mean ± spread over the questions:");
     for s in &report.strategies {
         let steps: Vec<String> = s
             .step_shares
@@ -528,6 +533,6 @@ fn print_report(report: &BenchReport) {
                 format!("{step} {:.2}±{:.2}", share.mean, share.spread)
             })
             .collect();
-        println!("{:<16} {}", s.strategy.name(), steps.join("  "));
+        say!("{:<16} {}", s.strategy.name(), steps.join("  "));
     }
 }
