@@ -19,6 +19,7 @@ pub mod llm;
 pub mod migrate;
 pub mod pdf;
 pub mod plot;
+pub mod private_files;
 pub mod rebuild;
 pub mod redact;
 pub mod render;

@@ -426,3 +426,34 @@ fn escape_sequences_in_file_names_are_shown_not_obeyed() {
         "{listed}"
     );
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_new_library_is_private_to_its_user() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path| {
+        let mode = std::fs::metadata(path)
+            .unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+            .permissions()
+            .mode();
+        format!("{:o}", mode & 0o777)
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("library");
+    let library = open_library(&root).await;
+    library
+        .ingest(&fixture("multipage.pdf"), &pagetree::ingest::NoProgress)
+        .await
+        .expect("ingests");
+    assert_eq!(mode(&root), "700", "the library folder");
+    let mut catalog_files = 0;
+    for entry in std::fs::read_dir(&root).expect("the library folder lists") {
+        let path = entry.expect("an entry").path();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        if name.is_some_and(|n| n.starts_with("catalog.sqlite")) {
+            catalog_files += 1;
+            assert_eq!(mode(&path), "600", "{}", path.display());
+        }
+    }
+    assert!(catalog_files >= 1, "the catalog is there");
+}
