@@ -32,6 +32,8 @@ pub enum Error {
     Render(#[from] RenderError),
     #[error(transparent)]
     Card(#[from] crate::card::CardError),
+    #[error(transparent)]
+    Parameter(#[from] crate::search::ParameterError),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

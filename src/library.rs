@@ -178,11 +178,13 @@ impl Library {
     /// Opens (or creates) the library in `root` for reading and writing, and cleans up
     /// any ingestion a previous process left half done.
     pub async fn open(root: &Path, options: OpenOptions) -> Result<(Self, Recovery)> {
-        std::fs::create_dir_all(root).map_err(|err| LibraryError::Folder {
+        let folder_error = |err: std::io::Error| LibraryError::Folder {
             path: root.display().to_string(),
             detail: err.to_string(),
-        })?;
+        };
+        crate::private_files::create_dir_all(root).map_err(folder_error)?;
         let lock = acquire_lock(root)?;
+        crate::private_files::create_file(&root.join(CATALOG_FILE)).map_err(folder_error)?;
         let catalog = Catalog::open(&root.join(CATALOG_FILE)).await?;
         let mut settings = LibrarySettings::load_and_record(&catalog).await?;
         let location = resolve_location(&catalog, &options.qdrant).await?;

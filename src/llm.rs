@@ -54,6 +54,12 @@ pub struct LlmSettings {
 }
 
 impl LlmSettings {
+    /// The server's address as messages, logs and history show it: without a user or
+    /// password.
+    pub fn shown_url(&self) -> String {
+        crate::redact::credentials(&self.base_url).into_owned()
+    }
+
     pub fn new(base_url: impl Into<String>, model: impl Into<String>) -> Self {
         Self {
             base_url: base_url.into(),
@@ -98,7 +104,7 @@ impl LlmClient {
         {
             return Err(LlmConfigError(format!(
                 "the LLM base URL `{}` must start with http:// or https://",
-                settings.base_url
+                settings.shown_url()
             )));
         }
         let http = reqwest::Client::builder()
@@ -217,7 +223,8 @@ impl LlmClient {
     /// Puts a client error into words a person understands.
     pub fn classify(&self, err: async_openai::error::OpenAIError) -> LlmFailure {
         use async_openai::error::OpenAIError;
-        let url = self.settings.base_url.clone();
+        let url = self.settings.shown_url();
+        let hidden = |text: String| crate::redact::credentials(&text).into_owned();
         match err {
             OpenAIError::Reqwest(inner) if inner.is_timeout() => LlmFailure::Timeout {
                 url,
@@ -225,11 +232,11 @@ impl LlmClient {
             },
             OpenAIError::Reqwest(inner) if inner.is_connect() => LlmFailure::Unreachable {
                 url,
-                detail: root_cause(&inner),
+                detail: hidden(root_cause(&inner)),
             },
-            OpenAIError::Reqwest(inner) => LlmFailure::Server(root_cause(&inner)),
+            OpenAIError::Reqwest(inner) => LlmFailure::Server(hidden(root_cause(&inner))),
             OpenAIError::JSONDeserialize(err, _) => LlmFailure::Garbage(err.to_string()),
-            other => LlmFailure::Server(other.to_string()),
+            other => LlmFailure::Server(hidden(other.to_string())),
         }
     }
 }

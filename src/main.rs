@@ -28,7 +28,8 @@ fn main() -> ExitCode {
     match runtime.block_on(cli::run(args)) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            // Errors quote file names and servers' words: shown, never obeyed.
+            eprintln!("error: {}", cli::terminal::text(&format!("{err:#}")));
             ExitCode::FAILURE
         }
     }

@@ -10,6 +10,10 @@ use crate::pdf::{with_document, PdfError};
 /// page costs tens of megabytes and a single call would stall every other pdfium user.
 pub const MIN_WIDTH: u32 = 16;
 pub const MAX_WIDTH: u32 = 3_000;
+/// Tallest render: an A4 or US legal page at the widest width is 4,243 or 5,100 px
+/// high; a strip-shaped page (a receipt, a scroll) would otherwise grow without limit
+/// at that width, so it is drawn narrower instead, about 72 MB of pixels at most.
+pub const MAX_HEIGHT: u32 = 6_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
@@ -26,7 +30,8 @@ pub enum RenderError {
 }
 
 /// Draws page `page` (1-based) of `path` `width` pixels wide (clamped to
-/// `MIN_WIDTH..=MAX_WIDTH`), keeping its aspect ratio, and encodes it as PNG.
+/// `MIN_WIDTH..=MAX_WIDTH`, and narrower when the page would be taller than
+/// `MAX_HEIGHT`), keeping its aspect ratio, and encodes it as PNG.
 pub fn render_page_png(
     pdfium_library: &Path,
     path: &Path,
@@ -64,7 +69,9 @@ fn render(
         .get(index)
         .map_err(|err| render_error(err.to_string()))?;
     let width = width.clamp(MIN_WIDTH, MAX_WIDTH);
-    let config = PdfRenderConfig::new().set_target_width(width as i32);
+    let config = PdfRenderConfig::new()
+        .set_target_width(width as i32)
+        .set_maximum_height(MAX_HEIGHT as i32);
     let bitmap = pdf_page
         .render_with_config(&config)
         .map_err(|err| render_error(err.to_string()))?;

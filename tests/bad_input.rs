@@ -376,3 +376,84 @@ fn a_file_name_that_is_not_utf8_is_refused_with_a_way_out() {
         "no entry with a lossy path"
     );
 }
+
+/// Every byte of `output` that a terminal would obey rather than show.
+fn obeyed_bytes(output: &[u8]) -> Vec<u8> {
+    output
+        .iter()
+        .copied()
+        .filter(|&b| b == 0x1b || b == 0x07 || b == 0x9b || b == b'\r')
+        .collect()
+}
+
+#[test]
+fn escape_sequences_in_file_names_are_shown_not_obeyed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("in");
+    std::fs::create_dir(&folder).expect("folder");
+    // A title change, a cleared screen and red text, in a good PDF's name and a bad one's.
+    copy_fixture(
+        "multipage.pdf",
+        &folder.join("report\u{1b}]0;pwned\u{7}\u{1b}[2J.pdf"),
+    );
+    std::fs::write(folder.join("bad\u{1b}[31m.pdf"), b"not a pdf").expect("write");
+    let library = dir.path().join("library");
+
+    let ingest = cli(
+        &library,
+        &["ingest", folder.to_str().expect("a UTF-8 path")],
+    );
+    let docs = cli(&library, &["docs"]);
+    let search = cli(
+        &library,
+        &["search", "turbofan", "--strategy", "flat", "--k", "1"],
+    );
+    for (what, output) in [("ingest", &ingest), ("docs", &docs), ("search", &search)] {
+        for (stream, bytes) in [("stdout", &output.stdout), ("stderr", &output.stderr)] {
+            assert_eq!(
+                obeyed_bytes(bytes),
+                Vec::<u8>::new(),
+                "{what} {stream}:\n{}",
+                text(bytes)
+            );
+        }
+    }
+    let ingest_err = text(&ingest.stderr);
+    assert!(ingest_err.contains("bad\\u{1b}[31m.pdf"), "{ingest_err}");
+    let listed = text(&docs.stdout);
+    assert!(
+        listed.contains("report\\u{1b}]0;pwned\\u{7}\\u{1b}[2J"),
+        "{listed}"
+    );
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_new_library_is_private_to_its_user() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path| {
+        let mode = std::fs::metadata(path)
+            .unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+            .permissions()
+            .mode();
+        format!("{:o}", mode & 0o777)
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("library");
+    let library = open_library(&root).await;
+    library
+        .ingest(&fixture("multipage.pdf"), &pagetree::ingest::NoProgress)
+        .await
+        .expect("ingests");
+    assert_eq!(mode(&root), "700", "the library folder");
+    let mut catalog_files = 0;
+    for entry in std::fs::read_dir(&root).expect("the library folder lists") {
+        let path = entry.expect("an entry").path();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        if name.is_some_and(|n| n.starts_with("catalog.sqlite")) {
+            catalog_files += 1;
+            assert_eq!(mode(&path), "600", "{}", path.display());
+        }
+    }
+    assert!(catalog_files >= 1, "the catalog is there");
+}

@@ -294,3 +294,31 @@ async fn without_a_model_the_answer_quotes_the_cited_pages() {
     assert_eq!(streamed, outcome.answer.text);
     assert!(!outcome.answer.uncited);
 }
+
+#[tokio::test]
+async fn a_password_in_the_llm_url_is_shown_nowhere() {
+    // A port nothing listens on: taken, then freed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("http://alice:s3cret-pw@127.0.0.1:{port}/v1");
+    let library = library(dir.path(), Some(url)).await;
+    let err = ask(&library, "turbofan?")
+        .await
+        .expect_err("nobody listens");
+    let message = err.to_string();
+    assert!(!message.contains("s3cret"), "{message}");
+    assert!(!message.contains("alice"), "{message}");
+    assert!(message.contains("http://***@127.0.0.1"), "{message}");
+    let runs = library.catalog().full_runs(10).await.expect("history");
+    assert_eq!(runs[0].status, "failed");
+    let recorded = serde_json::to_string(&runs).expect("history as JSON");
+    assert!(!recorded.contains("s3cret"), "{recorded}");
+    let described = library
+        .llm_settings()
+        .map(|settings| settings.shown_url())
+        .unwrap_or_default();
+    assert_eq!(described, format!("http://***@127.0.0.1:{port}/v1"));
+}

@@ -47,3 +47,51 @@ async fn a_page_is_drawn_at_the_asked_width_and_bad_requests_are_explained() {
         .expect_err("the file is gone");
     assert!(err.to_string().contains("no longer at"), "{err}");
 }
+
+/// A one-page PDF of `width` x `height` points with nothing on it, offsets and all.
+fn blank_pdf(width: u32, height: u32) -> Vec<u8> {
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width} {height}] >>"),
+    ];
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (index, object) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend(format!("{} 0 obj\n{object}\nendobj\n", index + 1).bytes());
+    }
+    let xref = pdf.len();
+    pdf.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
+    for offset in offsets {
+        pdf.extend(format!("{offset:010} 00000 n \n").bytes());
+    }
+    pdf.extend(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .bytes(),
+    );
+    pdf
+}
+
+#[tokio::test]
+async fn a_strip_shaped_page_is_drawn_no_taller_than_the_cap() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let strip = dir.path().join("strip.pdf");
+    // 1:5, so that the widest render would be 15,000 px high (180 MB of pixels); kept
+    // that small so that the test itself, run without the cap, stays affordable.
+    std::fs::write(&strip, blank_pdf(100, 500)).expect("write");
+    let library = open_library(&dir.path().join("library")).await;
+    let pdfium = library.assets().expect("assets").pdfium_library.clone();
+    let png = tokio::task::spawn_blocking(move || {
+        pagetree::render::render_page_png(&pdfium, &strip, 1, pagetree::render::MAX_WIDTH)
+    })
+    .await
+    .expect("joins")
+    .expect("drawn");
+    let (width, height) = png_size(&png);
+    assert_eq!(height, pagetree::render::MAX_HEIGHT, "{width}x{height}");
+    assert_eq!(width, 1_200, "the aspect ratio is kept: {width}x{height}");
+}

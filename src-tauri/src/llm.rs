@@ -21,6 +21,17 @@ pub fn settings_for(
     Some(settings)
 }
 
+/// Whether the stored key may go with a connection test to `url`: only to the server it
+/// was saved for. The web view names the URL, and a page that could pick any URL could
+/// otherwise have the keyring's key sent wherever it liked.
+pub fn may_send_stored_key(url: Option<&str>, saved: Option<&str>) -> bool {
+    let same = |text: &str| text.trim().trim_end_matches('/').to_string();
+    match (url, saved) {
+        (Some(url), Some(saved)) => !same(url).is_empty() && same(url) == same(saved),
+        _ => false,
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct ConnectionTest {
     pub ok: bool,
@@ -35,7 +46,7 @@ pub async fn test_connection(settings: LlmSettings) -> ConnectionTest {
         message,
         latency_ms: None,
     };
-    let url = settings.base_url.clone();
+    let url = settings.shown_url();
     let model = settings.model.clone();
     let client = match LlmClient::new(settings) {
         Ok(client) => client,
@@ -73,5 +84,26 @@ pub async fn test_connection(settings: LlmSettings) -> ConnectionTest {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stored_key_goes_only_to_the_saved_server() {
+        let saved = Some("http://127.0.0.1:8080/v1");
+        assert!(may_send_stored_key(
+            Some("http://127.0.0.1:8080/v1/ "),
+            saved
+        ));
+        assert!(!may_send_stored_key(
+            Some("https://elsewhere.example/v1"),
+            saved
+        ));
+        assert!(!may_send_stored_key(Some("http://127.0.0.1:8080/v1"), None));
+        assert!(!may_send_stored_key(None, saved));
+        assert!(!may_send_stored_key(Some(" "), Some("")));
     }
 }

@@ -128,7 +128,7 @@ pub async fn answer(
                     let failure = match err {
                         Some(err) => stream_failure(client, err).await,
                         None => LlmFailure::Timeout {
-                            url: client.settings().base_url.clone(),
+                            url: client.settings().shown_url(),
                             seconds: silence.as_secs(),
                         },
                     };
@@ -225,7 +225,9 @@ async fn stream_failure(client: &LlmClient, err: async_openai::error::OpenAIErro
             StreamError::ReqwestEventSource(reqwest_eventsource::Error::Transport(inner)) => {
                 client.classify(OpenAIError::Reqwest(inner))
             }
-            other => LlmFailure::Server(other.to_string()),
+            other => {
+                LlmFailure::Server(crate::redact::credentials(&other.to_string()).into_owned())
+            }
         };
     }
     client.classify(err)

@@ -1,5 +1,6 @@
 //! `pagetree ask` and `pagetree history`.
 
+use super::terminal::{say, warn_line};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -62,7 +63,7 @@ async fn run_ask(
     let mut stdout = std::io::stdout();
     let mut print = |piece: &str| {
         if !json {
-            let _ = stdout.write_all(piece.as_bytes());
+            let _ = stdout.write_all(super::terminal::text(piece).as_bytes());
             let _ = stdout.flush();
         }
     };
@@ -82,7 +83,7 @@ async fn run_ask(
     }
     println!();
     if outcome.model.is_some() && !outcome.answer.removed.is_empty() {
-        println!("\n(as validated: {})", outcome.answer.text.trim());
+        say!("\n(as validated: {})", outcome.answer.text.trim());
     }
     let cited: Vec<String> = outcome
         .answer
@@ -90,7 +91,7 @@ async fn run_ask(
         .iter()
         .map(|c| format!("{} p.{}", c.document, c.page))
         .collect();
-    println!(
+    say!(
         "\nCited pages: {}",
         if cited.is_empty() {
             "none".to_string()
@@ -99,9 +100,9 @@ async fn run_ask(
         }
     );
     for note in &outcome.notes {
-        eprintln!("note: {note}");
+        warn_line!("note: {note}");
     }
-    eprintln!(
+    warn_line!(
         "{} via {}: {} page(s), {} context tokens; first token after {}, answer in {:.1} s; conversation {}, history #{}",
         outcome.model.as_deref().unwrap_or("no model"),
         strategy.name(),
@@ -173,10 +174,10 @@ pub async fn history(library: &Library, args: &HistoryArgs) -> Result<ExitCode> 
             if args.json {
                 println!("{}", serde_json::to_string_pretty(&runs)?);
             } else if runs.is_empty() {
-                println!("No history yet.");
+                say!("No history yet.");
             } else {
                 for run in runs {
-                    println!(
+                    say!(
                         "#{:<5} {:<20} {:<8} {:<15} {:<6} {}",
                         run.id,
                         run.created_at,
@@ -195,7 +196,10 @@ pub async fn history(library: &Library, args: &HistoryArgs) -> Result<ExitCode> 
             if *json {
                 println!("{}", serde_json::to_string_pretty(&run)?);
             } else {
-                print!("{}", to_markdown(std::slice::from_ref(&run)));
+                print!(
+                    "{}",
+                    super::terminal::text(&to_markdown(std::slice::from_ref(&run)))
+                );
             }
         }
         Some(HistoryAction::Rerun {
@@ -249,7 +253,7 @@ pub async fn history(library: &Library, args: &HistoryArgs) -> Result<ExitCode> 
             if *json {
                 println!("{}", serde_json::to_string_pretty(&result)?);
             } else {
-                println!(
+                say!(
                     "re-ran #{id} as #{new_id} with {}: {} page(s), {} tokens, {:.1} ms",
                     strategy.name(),
                     result.context.pages.len(),
@@ -261,7 +265,7 @@ pub async fn history(library: &Library, args: &HistoryArgs) -> Result<ExitCode> 
         Some(HistoryAction::Export { format, limit }) => {
             let runs = catalog.full_runs(*limit).await?;
             match format {
-                ExportFormat::Md => print!("{}", to_markdown(&runs)),
+                ExportFormat::Md => print!("{}", super::terminal::text(&to_markdown(&runs))),
                 ExportFormat::Json => println!("{}", serde_json::to_string_pretty(&runs)?),
             }
         }

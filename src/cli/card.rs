@@ -1,5 +1,6 @@
 //! `pagetree card DOC [--set field=value …] [--reread]`.
 
+use super::terminal::say;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -30,7 +31,7 @@ pub async fn run(library: &Library, args: &CardArgs) -> Result<ExitCode> {
     if !args.set.is_empty() {
         document = library.correct_card(&document, &args.set).await?;
         if !args.json {
-            println!("corrected; the document's vectors were rebuilt");
+            say!("corrected; the document's vectors were rebuilt");
         }
     }
     let card = document.card.clone().unwrap_or_default();
@@ -44,7 +45,7 @@ pub async fn run(library: &Library, args: &CardArgs) -> Result<ExitCode> {
 }
 
 fn print_card(name: &str, card: &DocumentCard) {
-    println!("{name}: {}", card.short_form());
+    say!("{name}: {}", card.short_form());
     let mark = |field: pagetree::card::CardField| {
         if card.corrected.contains(&field) {
             " (corrected)"
@@ -70,6 +71,6 @@ fn print_card(name: &str, card: &DocumentCard) {
         (Date, text(card.date.clone())),
     ];
     for (field, value) in rows {
-        println!("  {:<15} {value}{}", field.name(), mark(field));
+        say!("  {:<15} {value}{}", field.name(), mark(field));
     }
 }

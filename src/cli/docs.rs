@@ -1,5 +1,6 @@
 //! `pagetree docs` and `pagetree tree`.
 
+use super::terminal::say;
 use std::collections::HashMap;
 
 use anyhow::Result;
@@ -22,13 +23,18 @@ pub fn print_documents(documents: &[DocumentRecord], model: DenseModel, json: bo
         return Ok(());
     }
     if documents.is_empty() {
-        println!("The library is empty. Add PDFs with `pagetree ingest FILE…`.");
+        say!("The library is empty. Add PDFs with `pagetree ingest FILE…`.");
         return Ok(());
     }
-    println!("Embedded by {}.", model.label());
-    println!(
+    say!("Embedded by {}.", model.label());
+    say!(
         "{:>4}  {:<32} {:>6}  {:<9} {:<10} {:<48} note",
-        "id", "name", "pages", "status", "language", "what it is"
+        "id",
+        "name",
+        "pages",
+        "status",
+        "language",
+        "what it is"
     );
     for document in documents {
         let note = document
@@ -41,10 +47,10 @@ pub fn print_documents(documents: &[DocumentRecord], model: DenseModel, json: bo
             .as_ref()
             .map(|c| c.short_form())
             .unwrap_or_default();
-        println!(
+        say!(
             "{:>4}  {:<32} {:>6}  {:<9} {:<10} {:<48} {}",
             document.id,
-            document.name,
+            super::terminal::line(&document.name),
             document
                 .page_count
                 .map(|p| p.to_string())
@@ -66,7 +72,7 @@ pub fn print_tree(document: &DocumentRecord, nodes: &[Node], json: bool) -> Resu
         return Ok(());
     }
     let Some(root) = root else {
-        println!(
+        say!(
             "{} has no tree ({}).",
             document.name,
             document.error.as_deref().unwrap_or("it is not ready")
@@ -83,7 +89,7 @@ pub fn print_tree(document: &DocumentRecord, nodes: &[Node], json: bool) -> Resu
             format!("pp.{}-{}", node.page_start, node.page_end)
         };
         let summary: String = node.description.chars().take(90).collect();
-        println!("{}{pages}  {summary}", "  ".repeat(depth));
+        say!("{}{pages}  {summary}", "  ".repeat(depth));
         for child in node.child_ids.iter().rev() {
             stack.push((*child, depth + 1));
         }

@@ -1,5 +1,6 @@
 //! `pagetree ingest`: add files and folders, one line per document, a summary at the end.
 
+use super::terminal::warn_line;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -48,7 +49,7 @@ pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
         if args.json {
             println!("{}", serde_json::json!({"skipped": skipped.to_string()}));
         }
-        eprintln!("skipped: {skipped}");
+        warn_line!("skipped: {skipped}");
     }
     let skipped = found.skipped.len();
     let files = found.files;
@@ -56,7 +57,7 @@ pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
     let on_interrupt = Arc::clone(&cancelled);
     tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!("stopping after cleaning up the current document…");
+            warn_line!("stopping after cleaning up the current document…");
             on_interrupt.store(true, Ordering::Relaxed);
         }
     });
@@ -128,11 +129,11 @@ pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
     } else {
         String::new()
     };
-    eprintln!(
+    warn_line!(
         "{added} added, {present} already in the library, {failed} failed{skipped_note} ({pages_added} pages in {elapsed:.1} s, {rate:.1} pages/s)"
     );
     if pages_added > 0 {
-        eprintln!("{}", stage_throughput(&stage_seconds, pages_added));
+        warn_line!("{}", stage_throughput(&stage_seconds, pages_added));
     }
     if cancelled.load(Ordering::Relaxed) {
         return Ok(ExitCode::from(130));

@@ -1,5 +1,6 @@
 //! `pagetree migrate`: move the library's vectors to a Qdrant server, or back.
 
+use super::terminal::say;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -38,11 +39,11 @@ pub async fn run(mut library: Library, args: &MigrateArgs) -> Result<ExitCode> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        println!(
+        say!(
             "moved {} documents ({} points) from {} to {} in {:.1} s; {} check queries returned the same nodes on both",
             report.documents, report.points, report.from, report.to, report.seconds, report.checked_queries
         );
-        println!("the copy on {} was left as it was", report.from);
+        say!("the copy on {} was left as it was", report.from);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -8,10 +8,12 @@ mod migrate;
 mod progress;
 mod scale;
 mod search;
+pub mod terminal;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
+use terminal::{say, warn_line};
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -175,7 +177,7 @@ pub async fn run(args: Args) -> Result<ExitCode> {
         Command::Delete { document } => {
             let library = open(&root, &args).await?;
             let record = library.delete(document).await?;
-            println!("deleted {} ({})", record.name, record.file_name);
+            say!("deleted {} ({})", record.name, record.file_name);
             Ok(ExitCode::SUCCESS)
         }
         Command::Search(search_args) => {
@@ -225,7 +227,7 @@ pub async fn run(args: Args) -> Result<ExitCode> {
                         .await?
                 }
             };
-            println!(
+            say!(
                 "rebuilt the {} vectors of {points} nodes in {:.1} s ({}, pages in up to {} window(s), page text in BM25 {})",
                 if dense { "dense and BM25" } else { "BM25" },
                 started.elapsed().as_secs_f64(),
@@ -292,7 +294,7 @@ async fn open(root: &std::path::Path, args: &Args) -> Result<Library> {
     };
     let (library, recovery) = Library::open(root, options).await?;
     for name in recovery.cleaned {
-        eprintln!("note: the ingestion of {name} was interrupted last time; its partial data was removed, add it again to finish");
+        warn_line!("note: the ingestion of {name} was interrupted last time; its partial data was removed, add it again to finish");
     }
     Ok(library)
 }

@@ -1,5 +1,6 @@
 //! Progress for a terminal (bars) or for a log or a pipe (one line per step).
 
+use super::terminal::warn_line;
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -57,9 +58,9 @@ impl CliProgress {
                     }
                 }
                 bars.overall.inc(1);
-                let _ = bars.multi.println(line);
+                let _ = bars.multi.println(super::terminal::text(line));
             }
-            None => eprintln!("{line}"),
+            None => warn_line!("{line}"),
         }
     }
 
@@ -84,7 +85,7 @@ impl Progress for CliProgress {
                             .unwrap_or_else(|_| ProgressStyle::default_bar())
                             .progress_chars("=> "),
                     );
-                    bar.set_prefix(shorten(file, 12));
+                    bar.set_prefix(shorten(&super::terminal::line(file), 12));
                     bar
                 });
                 bar.set_length(total.max(1) as u64);
@@ -100,7 +101,7 @@ impl Progress for CliProgress {
                 let starts = previous.map(|(s, _)| s) != Some(stage);
                 let ends = done == total && previous != Some((stage, done));
                 if starts || ends {
-                    eprintln!("{file}: {} {done}/{total}", stage.label());
+                    warn_line!("{file}: {} {done}/{total}", stage.label());
                     last.insert(file.to_string(), (stage, done));
                 }
             }

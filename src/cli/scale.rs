@@ -1,5 +1,6 @@
 //! `pagetree bench-scale`: search latency on a synthetic library of a given size.
 
+use super::terminal::say;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -58,9 +59,9 @@ pub async fn run(args: &ScaleArgs, options: OpenOptions) -> Result<ExitCode> {
 
 fn print_report(report: &ScaleReport) {
     if report.reused {
-        println!("(searched the library already in the folder; not rebuilt)");
+        say!("(searched the library already in the folder; not rebuilt)");
     }
-    println!(
+    say!(
         "{} nodes in {} documents: built in {:.1} s (+ {:.1} s optimize), reopened in {:.2} s, {:.1} MiB on disk, peak memory {}",
         report.nodes,
         report.documents,
@@ -73,16 +74,22 @@ fn print_report(report: &ScaleReport) {
             .map(|b| format!("{:.0} MiB", b as f64 / (1024.0 * 1024.0)))
             .unwrap_or_else(|| "unknown".into())
     );
-    println!(
+    say!(
         "{} random queries per strategy; query embedding (real questions) median {:.1} ms",
-        report.queries, report.median_query_embedding_ms
+        report.queries,
+        report.median_query_embedding_ms
     );
-    println!(
+    say!(
         "{:<16} {:>10} {:>10} {:>14} {:>9} {:>14}",
-        "strategy", "p50 ms", "p95 ms", "store queries", "× flat", "whole p50 ms"
+        "strategy",
+        "p50 ms",
+        "p95 ms",
+        "store queries",
+        "× flat",
+        "whole p50 ms"
     );
     for s in &report.strategies {
-        println!(
+        say!(
             "{:<16} {:>10.2} {:>10.2} {:>14.1} {:>9.2} {:>14.2}",
             s.strategy.name(),
             s.median_ms,
@@ -92,5 +99,5 @@ fn print_report(report: &ScaleReport) {
             s.whole_median_ms
         );
     }
-    println!("(p50/p95: the tree search; whole: with the catalog lookups and the context)");
+    say!("(p50/p95: the tree search; whole: with the catalog lookups and the context)");
 }

@@ -1,9 +1,10 @@
 //! `pagetree search`, `compare` and `bench`.
 
+use super::terminal::{say, warn_line};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{Context as _, Result};
 use clap::{Args, ValueEnum};
 use pagetree::eval::{load_questions, BenchReport};
 use pagetree::history::{NewRun, RunKind};
@@ -91,38 +92,32 @@ pub struct SearchOptions {
 }
 
 impl SearchOptions {
+    /// The strategy `name` with these options, refused in words (by the engine's own
+    /// check) when a value is out of range.
     pub fn strategy(&self, name: StrategyName) -> Result<Strategy> {
-        if !(0.0..=1.0).contains(&self.sensitivity) {
-            bail!(
-                "--sensitivity must be between 0 and 1, not {}",
-                self.sensitivity
-            );
-        }
-        Ok(match name {
-            StrategyName::Flat => Strategy::Flat { k: self.k.max(1) },
-            StrategyName::Branch => Strategy::Branch {
-                roots: self.roots.max(1),
-            },
-            StrategyName::Beam => Strategy::Beam {
-                width: self.width.max(1),
-            },
+        let strategy = match name {
+            StrategyName::Flat => Strategy::Flat { k: self.k },
+            StrategyName::Branch => Strategy::Branch { roots: self.roots },
+            StrategyName::Beam => Strategy::Beam { width: self.width },
             StrategyName::Knee => Strategy::Knee {
-                max_roots: self.max_roots.max(1),
+                max_roots: self.max_roots,
             },
             StrategyName::SensitiveKnee => Strategy::SensitiveKnee {
                 sensitivity: self.sensitivity,
-                max_roots: self.max_roots.max(1),
+                max_roots: self.max_roots,
             },
             StrategyName::LargestGap => Strategy::LargestGap {
-                max_roots: self.max_roots.max(1),
+                max_roots: self.max_roots,
             },
             StrategyName::CollapsedTree => Strategy::CollapsedTree {
-                depth: self.collapsed_depth.max(1),
+                depth: self.collapsed_depth,
             },
             StrategyName::ProxyPointer => Strategy::ProxyPointer {
-                proxies: self.proxies.max(1),
+                proxies: self.proxies,
             },
-        })
+        };
+        strategy.validate()?;
+        Ok(strategy)
     }
 
     pub fn all_strategies(&self) -> Result<Vec<Strategy>> {
@@ -153,7 +148,7 @@ impl SearchOptions {
             sparse_weight: self.root_sparse_weight.unwrap_or(self.sparse_weight),
             ..fusion
         });
-        Ok(SearchSettings {
+        let settings = SearchSettings {
             fusion,
             root_fusion,
             token_budget: self.token_budget,
@@ -161,7 +156,9 @@ impl SearchOptions {
             documents,
             query_analysis: !self.no_query_analysis,
             section_scoring: self.section_scoring,
-        })
+        };
+        settings.validate()?;
+        Ok(settings)
     }
 }
 
@@ -194,7 +191,7 @@ pub async fn search(library: &Library, args: &SearchArgs) -> Result<ExitCode> {
 }
 
 fn print_result(result: &SearchResult, show_context: bool) {
-    println!(
+    say!(
         "{}: {} node(s), {} page(s), {} tokens ({}), {:.1} ms (embedding {:.1} ms), {} store queries; {}",
         result.strategy.name(),
         result.selected.len(),
@@ -207,7 +204,7 @@ fn print_result(result: &SearchResult, show_context: bool) {
         result.stopped_because
     );
     if let Some(analysis) = result.analysis.as_ref().filter(|a| a.recognised_anything()) {
-        println!("  question: {}", analysis.note);
+        say!("  question: {}", analysis.note);
     }
     for node in &result.selected {
         let pages = if node.page_start == node.page_end {
@@ -215,13 +212,17 @@ fn print_result(result: &SearchResult, show_context: bool) {
         } else {
             format!("pp.{}-{}", node.page_start, node.page_end)
         };
-        println!("  {:.4}  {} {pages}", node.score, node.file_name);
+        say!(
+            "  {:.4}  {} {pages}",
+            node.score,
+            super::terminal::line(&node.file_name)
+        );
     }
     if let Some(note) = &result.context.truncation {
-        println!("  note: {note}");
+        say!("  note: {note}");
     }
     if show_context {
-        println!("\n{}", result.context.text);
+        say!("\n{}", result.context.text);
     }
 }
 
@@ -266,10 +267,10 @@ pub async fn compare(library: &Library, args: &CompareArgs) -> Result<ExitCode> 
             print_result(result, false);
         }
         for note in &skipped {
-            println!("skipped {note}");
+            say!("skipped {note}");
         }
         if !plots.is_empty() {
-            println!("wrote {} plot(s)", plots.len());
+            say!("wrote {} plot(s)", plots.len());
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -438,11 +439,11 @@ async fn ingest_missing(
                     aliases.insert(stem, document.name);
                 }
             }
-            Err(err) => eprintln!("warning: {err}"),
+            Err(err) => warn_line!("warning: {err}"),
         }
     }
     if added > 0 {
-        eprintln!("ingested {added} missing document(s)");
+        warn_line!("ingested {added} missing document(s)");
         library.store().await?.optimize().await?;
     }
     Ok(aliases)
@@ -474,7 +475,7 @@ fn fusion_label(fusion: &Fusion) -> String {
 }
 
 fn print_report(report: &BenchReport) {
-    println!(
+    say!(
         "{} questions, {} documents, {}; {}; median query embedding {:.1} ms",
         report.strategies.first().map(|s| s.questions).unwrap_or(0),
         report.documents,
@@ -486,7 +487,7 @@ fn print_report(report: &BenchReport) {
         fusion_label(&report.settings.fusion),
         report.median_embed_ms
     );
-    println!(
+    say!(
         "{:<16} {:>6} {:>7} {:>7} {:>8} {:>9} {:>9} {:>10} {:>6} {:>6}",
         "strategy",
         "hit",
@@ -500,7 +501,7 @@ fn print_report(report: &BenchReport) {
         "doc@5"
     );
     for s in &report.strategies {
-        println!(
+        say!(
             "{:<16} {:>6.3} {:>7.3} {:>7.1} {:>8.0} {:>9.1} {:>9.1} {:>10.3} {:>6.3} {:>6.3}{}",
             s.strategy.name(),
             s.hit_rate,
@@ -519,7 +520,7 @@ fn print_report(report: &BenchReport) {
             }
         );
     }
-    println!("\nshare of its candidates each step keeps, mean ± spread over the questions:");
+    say!("\nshare of its candidates each step keeps, mean ± spread over the questions:");
     for s in &report.strategies {
         let steps: Vec<String> = s
             .step_shares
@@ -532,6 +533,6 @@ fn print_report(report: &BenchReport) {
                 format!("{step} {:.2}±{:.2}", share.mean, share.spread)
             })
             .collect();
-        println!("{:<16} {}", s.strategy.name(), steps.join("  "));
+        say!("{:<16} {}", s.strategy.name(), steps.join("  "));
     }
 }

@@ -57,6 +57,9 @@ impl Library {
         strategy: &Strategy,
         settings: &SearchSettings,
     ) -> Result<SearchResult> {
+        // Checked before the question is embedded, which is the slow part.
+        strategy.validate()?;
+        settings.validate()?;
         let (query, embed_ms) = self.embed_query_timed(question).await?;
         self.search_with_query(question, &query, embed_ms, strategy, settings)
             .await
@@ -72,6 +75,10 @@ impl Library {
         strategy: &Strategy,
         settings: &SearchSettings,
     ) -> Result<SearchResult> {
+        // The door every search passes (search, compare, bench, ask): nothing out of
+        // range reaches a store.
+        strategy.validate()?;
+        settings.validate()?;
         let scope = self.catalog().search_scope().await?;
         let analysis = (settings.query_analysis && settings.documents.is_none())
             .then(|| analyse_question(question, &scope.cards));

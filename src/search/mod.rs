@@ -1,6 +1,7 @@
 //! Retrieval strategies over the page trees, all on hybrid (dense + BM25) scores fused
 //! by RRF, each returning the selected nodes, the context they make, and a trace.
 
+pub mod bounds;
 pub mod context;
 mod execute;
 pub mod knee;
@@ -16,6 +17,7 @@ pub mod walk;
 
 use serde::{Deserialize, Serialize};
 
+pub use bounds::ParameterError;
 pub use context::{Context, ContextPage};
 pub use recorded::Comparison;
 pub use strategy::Strategy;

@@ -56,6 +56,12 @@ impl Library {
         strategies: &[Strategy],
         settings: &SearchSettings,
     ) -> Result<Comparison> {
+        // Out-of-range values are the caller's mistake, not one strategy's failure: the
+        // whole comparison is refused before anything runs.
+        settings.validate()?;
+        for strategy in strategies {
+            strategy.validate()?;
+        }
         let (query, embed_ms) = self.embed_query_timed(question).await?;
         let mut comparison = Comparison {
             results: Vec::new(),

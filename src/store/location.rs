@@ -40,7 +40,7 @@ impl StoreLocation {
         match self {
             StoreLocation::Embedded => "this computer (embedded Qdrant)".into(),
             StoreLocation::Remote(config) => {
-                format!("{} (collection {})", config.url, config.collection)
+                format!("{} (collection {})", config.shown_url(), config.collection)
             }
         }
     }

@@ -95,6 +95,11 @@ fn default_timeout_secs() -> u64 {
 }
 
 impl RemoteConfig {
+    /// The server's address as messages and logs show it: without a user or password.
+    pub fn shown_url(&self) -> String {
+        crate::redact::credentials(&self.url).into_owned()
+    }
+
     pub fn new(url: impl Into<String>, collection: impl Into<String>) -> Self {
         Self {
             url: url.into(),
@@ -121,6 +126,12 @@ impl RemoteStore {
     /// Connects and checks that the server answers; creates nothing.
     pub async fn connect(config: RemoteConfig, api_key: &ApiKey) -> Result<Self, StoreError> {
         let key = (!api_key.expose().is_empty()).then(|| api_key.expose().to_string());
+        if let Some(warning) = key
+            .as_ref()
+            .and_then(|_| crate::redact::key_in_clear("Qdrant", &config.url))
+        {
+            tracing::warn!("{warning}");
+        }
         let client = Qdrant::from_url(&config.url)
             .api_key(key)
             .timeout(Duration::from_secs(config.timeout_secs.max(1)))
@@ -130,9 +141,10 @@ impl RemoteStore {
             .skip_compatibility_check()
             .build()
             .map_err(|err| StoreError::Unreachable {
-                url: config.url.clone(),
-                detail: err.to_string(),
+                url: config.shown_url(),
+                detail: crate::redact::credentials(&err.to_string()).into_owned(),
             })?;
+
         let store = Self {
             client,
             config,
@@ -146,7 +158,7 @@ impl RemoteStore {
         store
             .retrying("check the API key", || store.client.list_collections())
             .await?;
-        tracing::info!(url = %store.config.url, version = %reply.version, "connected to Qdrant");
+        tracing::info!(url = %store.config.shown_url(), version = %reply.version, "connected to Qdrant");
         Ok(store)
     }
 
@@ -265,7 +277,7 @@ impl RemoteStore {
             }),
             None => Err(StoreError::Engine(format!(
                 "the collection `{name}` on {} was not made by PageTree (it has no `{DENSE_VECTOR}` vector)",
-                self.config.url
+                self.config.shown_url()
             ))),
         }
     }
@@ -293,11 +305,12 @@ impl RemoteStore {
     }
 
     fn explain(&self, what: &str, err: QdrantError) -> StoreError {
-        let url = self.config.url.clone();
+        let url = self.config.shown_url();
         let Some(status) = status_of(&err) else {
             return StoreError::Remote {
                 url,
-                detail: format!("could not {what}: {err}"),
+                detail: crate::redact::credentials(&format!("could not {what}: {err}"))
+                    .into_owned(),
             };
         };
         match classify(status) {
@@ -517,7 +530,7 @@ impl VectorStore for RemoteStore {
         });
         let (Some(dense), Some(sparse)) = (lists.next(), lists.next()) else {
             return Err(StoreError::Remote {
-                url: self.config.url.clone(),
+                url: self.config.shown_url(),
                 detail: "the server answered a two-part search with fewer parts".into(),
             });
         };

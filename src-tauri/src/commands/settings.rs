@@ -13,7 +13,7 @@ use tauri::State;
 use crate::app_settings::{filled, validate, AppSettings, Preferences, QdrantMode};
 use crate::error::{CommandError, CommandResult};
 use crate::keys::{KeyStorage, KeyStore};
-use crate::llm::{settings_for, test_connection, ConnectionTest};
+use crate::llm::{may_send_stored_key, settings_for, test_connection, ConnectionTest};
 use crate::state::AppState;
 
 async fn read_key(keys: &Arc<KeyStore>) -> (Option<String>, KeyStorage) {
@@ -153,9 +153,18 @@ pub async fn test_llm_connection(
     state: State<'_, AppState>,
     settings: AppSettings,
 ) -> CommandResult<ConnectionTest> {
+    let saved_url = {
+        let library = state.library()?.read().await;
+        library.settings().llm_base_url.clone()
+    };
+    // A key typed in the form goes where the form says; the stored one only to the
+    // server it was saved for.
     let key = match filled(&settings.llm_api_key) {
         Some(key) => Some(key),
-        None => read_key(&state.keys).await.0,
+        None if may_send_stored_key(settings.llm_base_url.as_deref(), saved_url.as_deref()) => {
+            read_key(&state.keys).await.0
+        }
+        None => None,
     };
     let Some(llm) = settings_for(
         settings.llm_base_url.as_ref(),
