@@ -101,6 +101,7 @@ impl FinancialStatement {
                 "statements of cash flows",
                 "cash flow statement",
                 "cash flow statements",
+                "cash flows statement",
                 "estado de flujos de efectivo",
                 "estados de flujos de efectivo",
                 "estado de flujo de efectivo",
@@ -110,53 +111,17 @@ impl FinancialStatement {
         }
     }
 
-    /// Its titles in English, Spanish and Russian, as letters only (see [`letters`]):
-    /// PDF text often breaks a title inside a word ("Balance Shee t").
-    fn titles(self) -> &'static [&'static str] {
-        match self {
-            FinancialStatement::BalanceSheet => &[
-                "balancesheet",
-                "statementoffinancialposition",
-                "statementsoffinancialposition",
-                "statementoffinancialcondition",
-                "statementsoffinancialcondition",
-                "balancegeneral",
-                "estadodesituacionfinanciera",
-                "estadosdesituacionfinanciera",
-                "бухгалтерскиибаланс",
-                "отчетофинансовомположении",
-            ],
-            // "Statements of comprehensive income" is left out on purpose: that page
-            // starts from net income and holds none of the lines above it.
-            FinancialStatement::IncomeStatement => &[
-                "statementofincome",
-                "statementsofincome",
-                "statementofoperations",
-                "statementsofoperations",
-                "statementofearnings",
-                "statementsofearnings",
-                "incomestatement",
-                "statementofprofitorloss",
-                "statementsofprofitorloss",
-                "profitandlossaccount",
-                "estadoderesultados",
-                "estadosderesultados",
-                "cuentaderesultados",
-                "estadodeperdidasyganancias",
-                "отчетофинансовыхрезультатах",
-                "отчетоприбыляхиубытках",
-            ],
-            FinancialStatement::CashFlows => &[
-                "statementofcashflows",
-                "statementsofcashflows",
-                "cashflowstatement",
-                "cashflowsstatement",
-                "estadodeflujosdeefectivo",
-                "estadosdeflujosdeefectivo",
-                "estadodeflujodeefectivo",
-                "отчетодвиженииденежныхсредств",
-            ],
-        }
+    /// Its titles as letters only (see [`letters`]), for questions, which name a
+    /// statement in any spacing ("cashflow statement").
+    fn titles_as_letters(self) -> &'static [String] {
+        static TITLES: OnceLock<Vec<Vec<String>>> = OnceLock::new();
+        let titles = TITLES.get_or_init(|| {
+            FinancialStatement::ALL
+                .into_iter()
+                .map(|statement| statement.page_titles().iter().map(|t| letters(t)).collect())
+                .collect()
+        });
+        &titles[self as usize]
     }
 }
 
@@ -288,7 +253,12 @@ pub fn statements_asked(question: &str) -> Vec<FinancialStatement> {
     let squashed = letters(question);
     let named: Vec<FinancialStatement> = FinancialStatement::ALL
         .into_iter()
-        .filter(|statement| statement.titles().iter().any(|t| squashed.contains(t)))
+        .filter(|statement| {
+            statement
+                .titles_as_letters()
+                .iter()
+                .any(|t| squashed.contains(t.as_str()))
+        })
         .collect();
     if !named.is_empty() {
         return named;
