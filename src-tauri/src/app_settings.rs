@@ -129,11 +129,12 @@ pub fn validate(settings: &AppSettings) -> Result<(), String> {
             return Err(format!("the embedding model folder {dir} does not exist"));
         }
     }
-    let fusion = settings.defaults.fusion;
-    if fusion.rrf_k == 0 || fusion.dense_weight < 0.0 || fusion.sparse_weight < 0.0 {
-        return Err("RRF k must be at least 1 and the weights 0 or more".to_string());
-    }
-    Ok(())
+    // The engine's own bounds, so that defaults saved here are never refused by a search.
+    settings
+        .defaults
+        .fusion
+        .validate(pagetree::search::bounds::Prefix::Every)
+        .map_err(|err| err.to_string())
 }
 
 #[cfg(test)]
@@ -161,6 +162,27 @@ mod tests {
     #[test]
     fn offline_settings_are_valid() {
         assert_eq!(validate(&settings()), Ok(()));
+    }
+
+    #[test]
+    fn fusion_defaults_are_held_to_the_engine_s_bounds() {
+        let mut s = settings();
+        s.defaults.fusion.dense_weight = 5_000.0;
+        assert!(
+            validate(&s).unwrap_err().contains("dense weight"),
+            "{:?}",
+            validate(&s)
+        );
+        s.defaults.fusion.dense_weight = 0.0;
+        s.defaults.fusion.sparse_weight = 0.0;
+        assert!(validate(&s).is_err());
+        s.defaults.fusion.sparse_weight = 1.0;
+        s.defaults.fusion.rrf_k = 0;
+        assert!(
+            validate(&s).unwrap_err().contains("RRF k"),
+            "{:?}",
+            validate(&s)
+        );
     }
 
     #[test]
