@@ -72,6 +72,7 @@ impl EdgeStore {
             if let Err(err) = super::edge_wal::trim_write_ahead_log(path) {
                 tracing::warn!(%err, "could not trim the index's write-ahead log");
             }
+            remove_orphaned_temp_segments(path);
             EdgeShard::load(path, None).map_err(open_error)?
         };
         ensure_field_indexes(&shard)?;
@@ -598,6 +599,37 @@ fn engine(err: OperationError) -> StoreError {
     StoreError::Engine(err.to_string())
 }
 
+/// qdrant-edge's `TEMP_SEGMENTS_PATH`, which the crate does not export.
+const TEMP_SEGMENTS: &str = "temp_segments";
+
+/// Empties the engine's `temp_segments` folder of an index being opened. An optimize
+/// builds its new segments there and moves them into `segments` when done, so what an
+/// optimize cut off by a kill leaves there is never read again (64 MB was seen). The
+/// library's lock keeps any other process from optimizing this index meanwhile.
+/// Housekeeping only: what cannot be removed is logged and left.
+fn remove_orphaned_temp_segments(index: &Path) {
+    let temp = index.join(TEMP_SEGMENTS);
+    let Ok(entries) = std::fs::read_dir(&temp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let removed = if path.is_dir() {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        match removed {
+            Ok(()) => {
+                tracing::info!(path = %path.display(), "removed what an interrupted optimize left")
+            }
+            Err(err) => {
+                tracing::warn!(path = %path.display(), %err, "could not remove what an interrupted optimize left")
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -689,6 +721,30 @@ mod tests {
         assert_eq!(segment_setting(dir.path()), serde_json::Value::Null);
         drop(EdgeStore::open(dir.path(), 8).expect("older"));
         assert_eq!(segment_setting(dir.path()), serde_json::json!(SEGMENTS));
+    }
+
+    #[tokio::test]
+    async fn what_an_interrupted_optimize_left_is_removed_on_opening() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = EdgeStore::open(dir.path(), 2).expect("new");
+        store
+            .upsert(vec![page_with_windows(1, vec![axis(2, 0)])])
+            .await
+            .expect("upsert");
+        store.flush().await.expect("flush");
+        drop(store);
+        // A half-built segment, as a kill during optimize leaves it.
+        let orphan = dir.path().join(TEMP_SEGMENTS).join("segment-half-built");
+        std::fs::create_dir_all(&orphan).expect("orphan");
+        std::fs::write(orphan.join("vectors.dat"), vec![7u8; 1 << 20]).expect("write");
+
+        let reopened = EdgeStore::open(dir.path(), 2).expect("reopen");
+        assert!(!orphan.exists(), "the orphaned segment is gone");
+        assert_eq!(
+            reopened.count(None).await.expect("count"),
+            1,
+            "the points stay"
+        );
     }
 
     fn page_with_windows(id: u64, windows: Vec<Vec<f32>>) -> IndexedNode {
