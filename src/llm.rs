@@ -60,6 +60,14 @@ impl LlmSettings {
         crate::redact::credentials(&self.base_url).into_owned()
     }
 
+    /// What to warn about when these settings would send an API key over plain
+    /// `http://` to another machine; nothing without a key or over https.
+    pub fn key_warning(&self) -> Option<String> {
+        (!self.api_key.expose().is_empty())
+            .then(|| crate::redact::key_in_clear("LLM", &self.base_url))
+            .flatten()
+    }
+
     pub fn new(base_url: impl Into<String>, model: impl Into<String>) -> Self {
         Self {
             base_url: base_url.into(),
@@ -106,6 +114,9 @@ impl LlmClient {
                 "the LLM base URL `{}` must start with http:// or https://",
                 settings.shown_url()
             )));
+        }
+        if let Some(warning) = settings.key_warning() {
+            tracing::warn!("{warning}");
         }
         let http = reqwest::Client::builder()
             // A read timeout, not a total one: a streamed answer may take minutes, but
@@ -256,6 +267,31 @@ fn root_cause(err: &dyn std::error::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_over_plain_http_to_another_machine_is_warned_about() {
+        let mut settings = LlmSettings::new("http://llm.example:8080/v1", "m");
+        assert_eq!(
+            settings.key_warning(),
+            None,
+            "no key, nothing to warn about"
+        );
+        settings.api_key = ApiKey::new("sk-secret");
+        let warning = settings.key_warning().expect("a warning");
+        assert!(
+            warning.contains("LLM API key") && warning.contains("https://"),
+            "{warning}"
+        );
+        assert!(!warning.contains("sk-secret"), "{warning}");
+        settings.base_url = "https://llm.example/v1".into();
+        assert_eq!(settings.key_warning(), None);
+        settings.base_url = "http://127.0.0.1:8080/v1".into();
+        assert_eq!(
+            settings.key_warning(),
+            None,
+            "loopback stays on this machine"
+        );
+    }
 
     #[test]
     fn api_key_never_prints() {
