@@ -31,29 +31,28 @@ const ASKED_FOR_FIRST: f32 = 2.0;
 /// strategy and language (es knee .953 → .946, ru .908 → .907, en .969 → .967).
 const NODE_SHARE: f32 = 0.5;
 
-/// Where a chosen node stands between the lowest- and the best-scored of a choice.
-struct NodeStanding {
+/// How a set of scores spreads: its lowest and how far the best reaches above it (0 for
+/// an empty set).
+struct Spread {
     lowest: f32,
     range: f32,
 }
 
-impl NodeStanding {
-    fn among(nodes: &[&SelectedNode]) -> Self {
-        let best = nodes
-            .iter()
-            .map(|n| n.score)
-            .fold(f32::NEG_INFINITY, f32::max);
-        let lowest = nodes.iter().map(|n| n.score).fold(f32::INFINITY, f32::min);
+impl Spread {
+    fn of(scores: impl Iterator<Item = f32> + Clone) -> Self {
+        let best = scores.clone().fold(f32::NEG_INFINITY, f32::max);
+        let lowest = scores.fold(f32::INFINITY, f32::min);
+        let range = best - lowest;
         Self {
             lowest,
-            range: best - lowest,
+            range: if range.is_finite() { range } else { 0.0 },
         }
     }
 
-    /// 0 to 1; 1 for every node when they score alike.
-    fn of(&self, node: &SelectedNode) -> f32 {
-        if self.range > 0.0 && self.range.is_finite() {
-            (node.score - self.lowest) / self.range
+    /// Where `score` stands, 0 (the lowest) to 1 (the best); 1 when all score alike.
+    fn standing(&self, score: f32) -> f32 {
+        if self.range > 0.0 {
+            (score - self.lowest) / self.range
         } else {
             1.0
         }
@@ -62,9 +61,9 @@ impl NodeStanding {
 
 /// The pages under `selected`, each as its own node, scored by a hybrid ranking of all
 /// of them plus their document's boost (what the question's card matches add at every
-/// step of the search) and their node's standing in the choice: the best page first. A page the ranking does not return (no
-/// vector stored) comes after every ranked page, in the order of the node it belongs
-/// to. Each page is listed once.
+/// step of the search) and their node's standing in the choice: the best page first.
+/// A page the ranking does not return (no vector stored) comes after every ranked
+/// page, in the order of the node it belongs to. Each page is listed once.
 pub async fn pages_by_evidence(
     store: &dyn VectorStore,
     query: &QueryVectors,
@@ -77,7 +76,7 @@ pub async fn pages_by_evidence(
     by_node_score.sort_by(|a, b| b.score.total_cmp(&a.score));
     let mut pages: Vec<SelectedNode> = Vec::new();
     let mut seen: HashMap<u64, usize> = HashMap::new();
-    let node_standing = NodeStanding::among(&by_node_score);
+    let node_scores = Spread::of(by_node_score.iter().map(|node| node.score));
     let mut standing: Vec<f32> = Vec::new();
     let mut add = |node: &SelectedNode, page: u32| {
         let id = page_node_id(node.doc_id, page);
@@ -85,7 +84,7 @@ pub async fn pages_by_evidence(
             return;
         }
         seen.insert(id, pages.len());
-        standing.push(node_standing.of(node));
+        standing.push(node_scores.standing(node.score));
         pages.push(SelectedNode {
             id,
             doc_id: node.doc_id,
@@ -113,7 +112,6 @@ pub async fn pages_by_evidence(
             add(node, page_of_leaf(id));
         }
     }
-    let seen = seen;
     if pages.len() <= 1 {
         return Ok(pages);
     }
@@ -124,16 +122,7 @@ pub async fn pages_by_evidence(
         .await?;
     // The standing weighs as a share of how far the pages' own scores spread, which
     // depends on the fusion (0–2 with min–max, a fraction of that with RRF).
-    let score_range = ranked
-        .iter()
-        .map(|s| s.score)
-        .fold(f32::NEG_INFINITY, f32::max)
-        - ranked.iter().map(|s| s.score).fold(f32::INFINITY, f32::min);
-    let score_range = if score_range.is_finite() {
-        score_range
-    } else {
-        0.0
-    };
+    let score_range = Spread::of(ranked.iter().map(|scored| scored.score)).range;
     for scored in ranked {
         if let Some(&index) = seen.get(&scored.id) {
             let page = &mut pages[index];

@@ -492,10 +492,10 @@ impl<'a> SearchRun<'a> {
             )
             .await?;
         if !self.page_boosts.is_empty() {
-            // The pages asked for compete with the top k on one fused scale, boosted.
-            let searched: HashSet<i64> = documents.iter().copied().collect();
+            // The pages asked for (all of searched documents) compete with the top k
+            // on one fused scale, boosted.
             let mut ids: Vec<u64> = ranked.iter().map(|node| node.id).collect();
-            ids.extend(self.page_boosts.page_ids(|doc| searched.contains(&doc)));
+            ids.extend(self.page_boosts.page_ids(|_| true));
             ranked = self.rank(ids).await?;
             ranked.truncate(k.max(1));
         }
