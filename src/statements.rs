@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
+use crate::card::dates::MONTHS;
 use crate::card::text::{flat, loose};
 
 /// How far into a page its heading is looked for: past a running header ("Table of
@@ -154,21 +155,28 @@ pub fn statement_on_page(text: &str) -> Option<FinancialStatement> {
 /// own title line may end in a year or a date ("At December 31"), not in a page number.
 fn lists_statements_by_page(text: &str) -> bool {
     static PAGE_NUMBER_AT_END: OnceLock<Regex> = OnceLock::new();
-    static DATE_AT_END: OnceLock<Regex> = OnceLock::new();
     let page_number_at_end =
         PAGE_NUMBER_AT_END.get_or_init(|| Regex::new(r"\D\d{1,3}\s*$").expect("valid regex"));
-    let date_at_end = DATE_AT_END.get_or_init(|| {
-        Regex::new(r"(?i)(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\s*$")
-            .expect("valid regex")
-    });
     let head: String = text.chars().take(INDEX_CHARS).collect();
     head.lines().any(|line| {
         page_number_at_end.is_match(line)
-            && !date_at_end.is_match(line)
+            && !ends_in_a_date(line)
             && FinancialStatement::ALL
                 .into_iter()
                 .any(|statement| title_patterns(statement).is_match(line))
     })
+}
+
+/// Whether a line ends in a month's full English name and a day ("At December 31").
+fn ends_in_a_date(line: &str) -> bool {
+    let mut words = line.split_whitespace().rev();
+    let day = words
+        .next()
+        .is_some_and(|day| (1..=2).contains(&day.len()) && day.chars().all(|c| c.is_ascii_digit()));
+    let month = words
+        .next()
+        .is_some_and(|month| MONTHS.contains(&month.to_lowercase().as_str()));
+    day && month
 }
 
 /// Whether a title found between `before` and `after` heads the page.

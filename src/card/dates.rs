@@ -22,7 +22,7 @@ pub struct FoundDay {
 }
 
 /// English month names, as filings and questions write them.
-pub(super) const MONTHS: [&str; 12] = [
+pub(crate) const MONTHS: [&str; 12] = [
     "january",
     "february",
     "march",

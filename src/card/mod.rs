@@ -3,7 +3,7 @@
 //! never from its file name. Cards let a question find its document before its pages.
 
 mod correct;
-mod dates;
+pub(crate) mod dates;
 mod kind;
 mod llm;
 mod names;
