@@ -272,11 +272,35 @@ pub fn statements_asked(question: &str) -> Vec<FinancialStatement> {
         return named;
     }
     let lower = question.to_lowercase();
+    if answered_beside_the_statements(&lower) {
+        return Vec::new();
+    }
     line_items()
         .iter()
         .filter(|(_, items)| items.is_match(&lower))
         .map(|(statement, _)| *statement)
         .collect()
+}
+
+/// Whether a question about a line item asks for what the primary statements do not
+/// show: a measure adjusted away from GAAP (an earnings release's "Adjusted EBITDA"),
+/// the item split by segment, region or product (a note's table), or what drove it
+/// (management's discussion). "Why" alone does not count: analysts ask to explain an
+/// answer ("…or explain why"). Its statement would take the budget from those pages.
+fn answered_beside_the_statements(lower: &str) -> bool {
+    static BESIDE: OnceLock<Regex> = OnceLock::new();
+    BESIDE
+        .get_or_init(|| {
+            Regex::new(concat!(
+                r"\b(?:adjusted|non[- ]?gaap|underlying|pro forma)\b",
+                r"|\b(?:segments?|geograph\w*|regions?|regional|divisions?|business units?",
+                r"|product (?:lines?|categor\w*)|service categor\w*)\b",
+                r"|\b(?:what|which \w+) (?:drove|drives|caused|causes)\b|\bdrivers?\b",
+                r"|\bdriven by\b",
+            ))
+            .expect("valid regex")
+        })
+        .is_match(lower)
 }
 
 /// Line items (and the ratios made of them) that one statement holds, in English: the
@@ -501,6 +525,37 @@ mod tests {
                 .is_empty()
         );
         assert!(statements_asked("Who wrote the report on the Rhine's course?").is_empty());
+    }
+
+    #[test]
+    fn a_line_item_asked_beside_the_statements_asks_for_none_of_them() {
+        for question in [
+            "What was the company's adjusted EBITDA in fiscal 2023?",
+            "What was non-GAAP operating income last quarter?",
+            "Which segment's revenue fell the most in 2022?",
+            "Which geographic region had the biggest drop in revenues?",
+            "Do any product categories bring in more than 20% of net sales?",
+            "What drove the change in operating margin in FY2022?",
+            "What were the drivers of the decline in gross margin?",
+        ] {
+            assert!(statements_asked(question).is_empty(), "{question}");
+        }
+        // A statement the question names is still asked for.
+        assert_eq!(
+            statements_asked("Based on the income statement, what drove the rise in revenue?"),
+            vec![IncomeStatement]
+        );
+        // Asking to explain an answer is not asking for drivers: analysts' questions
+        // end so ("If the quick ratio is not a useful metric, explain why").
+        assert_eq!(
+            statements_asked("Has the quick ratio improved? If it is not useful, explain why."),
+            vec![BalanceSheet]
+        );
+        // Words that only look alike do not count.
+        assert_eq!(
+            statements_asked("What was the adjustment-free net income of the year?"),
+            vec![IncomeStatement]
+        );
     }
 
     #[test]
