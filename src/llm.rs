@@ -2,15 +2,28 @@
 //! retries and a timeout on every request. Describing pages, pointing at pages
 //! (proxy-pointer) and answering questions all go through it.
 
+mod sse;
+
+use std::collections::VecDeque;
 use std::fmt;
 use std::time::Duration;
 
-use async_openai::config::OpenAIConfig;
 use async_openai::types::chat::{
     ChatCompletionRequestSystemMessage, ChatCompletionRequestUserMessage,
-    CreateChatCompletionRequestArgs, ResponseFormat, ResponseFormatJsonSchema,
+    CreateChatCompletionRequest, CreateChatCompletionRequestArgs, CreateChatCompletionResponse,
+    CreateChatCompletionStreamResponse, ResponseFormat, ResponseFormatJsonSchema,
 };
-use async_openai::Client;
+use async_openai::types::models::ListModelResponse;
+use serde::Serialize;
+
+/// What is read of an error reply's body, for its message; the rest is never read, so a
+/// server cannot make us hold gigabytes to tell us it failed.
+pub const ERROR_BODY_KEPT: usize = 64 * 1024;
+/// What of the server's own words an error message shows.
+const ERROR_MESSAGE_CHARS: usize = 500;
+/// One server-sent event of a chat stream is a small JSON chunk; one longer than this is
+/// a server that does not end its lines.
+pub const MAX_EVENT_BYTES: usize = 1024 * 1024;
 
 /// An API key that never shows itself in logs or debug output.
 #[derive(Clone, Default)]
@@ -51,6 +64,16 @@ pub struct LlmSettings {
     /// Small models loop on repeated keywords inside a JSON schema; a frequency
     /// penalty stops them (0 turns it off).
     pub frequency_penalty: f32,
+    /// The most one answer may take from the question to its last token, retries
+    /// included. `timeout` only bounds silence: a server that sends a token every few
+    /// seconds forever would never meet it.
+    pub answer_deadline: Duration,
+    /// The most bytes read of one streamed answer; reading stops there and what arrived
+    /// is kept as a cut-short answer. A server may ignore the token limit it is given.
+    pub max_stream_bytes: usize,
+    /// The most bytes read of one answer that is not streamed (descriptions, pointers,
+    /// the model list); a larger one is an error, not something to hold in memory.
+    pub max_response_bytes: usize,
 }
 
 impl LlmSettings {
@@ -79,6 +102,14 @@ impl LlmSettings {
             max_input_chars: 6_000,
             temperature: 0.1,
             frequency_penalty: 0.5,
+            // A small model on a CPU answers 700 tokens of a long context in a minute or
+            // two; five is well beyond any honest answer.
+            answer_deadline: Duration::from_secs(300),
+            // A streamed token costs about 200 bytes of JSON; 16 MB is some 80,000
+            // tokens, a hundred times the answer asked for.
+            max_stream_bytes: 16 * 1024 * 1024,
+            // A described page is a few hundred bytes of JSON.
+            max_response_bytes: 4 * 1024 * 1024,
         }
     }
 }
@@ -94,15 +125,44 @@ pub enum LlmFailure {
     Server(String),
     #[error("the language model's answer is not the JSON asked for: {0}")]
     Garbage(String),
+    #[error(
+        "the language model server at {url} sent {what} larger than {limit}, which no chat \
+         answer is; PageTree stopped reading it (is the URL that of an OpenAI-compatible API?)"
+    )]
+    TooLarge {
+        url: String,
+        what: &'static str,
+        limit: String,
+    },
+    #[error("the language model took more than {seconds} s, the most one answer may take")]
+    Deadline { seconds: u64 },
+    #[error("the language model's streamed answer passed {limit}, the most read of one answer")]
+    StreamCap { limit: String },
+}
+
+impl LlmFailure {
+    /// Whether asking again could help: not when the server is absent, and not for what
+    /// would only happen again or take as long again.
+    pub(crate) fn worth_retrying(&self) -> bool {
+        !matches!(
+            self,
+            Self::Unreachable { .. }
+                | Self::TooLarge { .. }
+                | Self::Deadline { .. }
+                | Self::StreamCap { .. }
+        )
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
 #[error("the language model settings are not usable: {0}")]
 pub struct LlmConfigError(pub String);
 
-/// The endpoint, with our retry and timeout policy.
+/// The endpoint, with our retry, timeout and size policy. Requests are made here, not by
+/// the OpenAI client library, which reads every body whole (error bodies too) and logs
+/// bodies it cannot parse at ERROR; only its request and answer types are used.
 pub struct LlmClient {
-    client: Client<OpenAIConfig>,
+    http: reqwest::Client,
     settings: LlmSettings,
 }
 
@@ -120,48 +180,35 @@ impl LlmClient {
         }
         let http = reqwest::Client::builder()
             // A read timeout, not a total one: a streamed answer may take minutes, but
-            // a server silent for this long has stopped.
+            // a server silent for this long has stopped. `answer_deadline` bounds the
+            // whole.
             .read_timeout(settings.timeout)
             .connect_timeout(Duration::from_secs(5))
             .build()
             .map_err(|err| LlmConfigError(err.to_string()))?;
-        let config = OpenAIConfig::new()
-            .with_api_base(settings.base_url.trim_end_matches('/'))
-            .with_api_key(settings.api_key.expose());
-        // Retries are ours (bounded, for every kind of failure); the client's own
-        // backoff would retry 429s for up to 15 minutes.
-        let no_backoff = backoff::ExponentialBackoff {
-            max_elapsed_time: Some(Duration::ZERO),
-            ..Default::default()
-        };
-        let client = Client::with_config(config)
-            .with_http_client(http)
-            .with_backoff(no_backoff);
-        Ok(Self { client, settings })
+        Ok(Self { http, settings })
     }
 
     pub fn settings(&self) -> &LlmSettings {
         &self.settings
     }
 
-    pub fn inner(&self) -> &Client<OpenAIConfig> {
-        &self.client
-    }
-
     /// The models the server offers (one request, no retries: for a connection test).
     pub async fn model_names(&self) -> Result<Vec<String>, LlmFailure> {
-        let list = self
-            .client
-            .models()
-            .list()
-            .await
-            .map_err(|err| self.classify(err))?;
+        let body = self
+            .within_deadline(async {
+                let response = self.send(self.http.get(self.url("/models"))).await?;
+                self.read_whole(response).await
+            })
+            .await?;
+        let list: ListModelResponse =
+            serde_json::from_slice(&body).map_err(|err| LlmFailure::Garbage(err.to_string()))?;
         Ok(list.data.into_iter().map(|model| model.id).collect())
     }
 
     /// Asks for an answer that follows `schema` and returns its text once it parses as
-    /// JSON. Timeouts, server errors and garbage are retried up to `max_attempts`; an
-    /// unreachable server is not.
+    /// JSON. Timeouts, server errors and garbage are retried up to `max_attempts`, all
+    /// within `answer_deadline`; an unreachable server or an oversized answer is not.
     pub async fn complete_json(
         &self,
         system: &str,
@@ -170,24 +217,27 @@ impl LlmClient {
         name: &str,
         max_tokens: u32,
     ) -> Result<String, LlmFailure> {
-        let mut last = None;
-        for attempt in 0..self.settings.max_attempts.max(1) {
-            if attempt > 0 {
-                tokio::time::sleep(Duration::from_millis(250 * 2u64.pow(attempt))).await;
+        self.within_deadline(async {
+            let mut last = None;
+            for attempt in 0..self.settings.max_attempts.max(1) {
+                if attempt > 0 {
+                    tokio::time::sleep(Duration::from_millis(250 * 2u64.pow(attempt))).await;
+                }
+                match self
+                    .complete_once(system, user, schema, name, max_tokens)
+                    .await
+                {
+                    Ok(content) => match serde_json::from_str::<serde_json::Value>(&content) {
+                        Ok(_) => return Ok(content),
+                        Err(err) => last = Some(LlmFailure::Garbage(err.to_string())),
+                    },
+                    Err(failure) if !failure.worth_retrying() => return Err(failure),
+                    Err(failure) => last = Some(failure),
+                }
             }
-            match self
-                .complete_once(system, user, schema, name, max_tokens)
-                .await
-            {
-                Ok(content) => match serde_json::from_str::<serde_json::Value>(&content) {
-                    Ok(_) => return Ok(content),
-                    Err(err) => last = Some(LlmFailure::Garbage(err.to_string())),
-                },
-                Err(failure @ LlmFailure::Unreachable { .. }) => return Err(failure),
-                Err(failure) => last = Some(failure),
-            }
-        }
-        Err(last.unwrap_or_else(|| LlmFailure::Server("no attempt was made".into())))
+            Err(last.unwrap_or_else(|| LlmFailure::Server("no attempt was made".into())))
+        })
+        .await
     }
 
     async fn complete_once(
@@ -217,12 +267,11 @@ impl LlmClient {
             })
             .build()
             .map_err(|err| LlmFailure::Server(err.to_string()))?;
-        let response = self
-            .client
-            .chat()
-            .create(request)
-            .await
-            .map_err(|err| self.classify(err))?;
+        let response = self.post("/chat/completions", &request).await?;
+        let body = self.read_whole(response).await?;
+        // The parse error says where the body went wrong, never what it holds.
+        let response: CreateChatCompletionResponse =
+            serde_json::from_slice(&body).map_err(|err| LlmFailure::Garbage(err.to_string()))?;
         response
             .choices
             .into_iter()
@@ -231,24 +280,248 @@ impl LlmClient {
             .ok_or_else(|| LlmFailure::Garbage("the answer had no content".into()))
     }
 
-    /// Puts a client error into words a person understands.
-    pub fn classify(&self, err: async_openai::error::OpenAIError) -> LlmFailure {
-        use async_openai::error::OpenAIError;
+    /// Starts a streamed chat answer. The stream reads the connection only while it is
+    /// polled, in the caller's task: dropping it closes the connection, so an answer
+    /// that ends for any reason leaves nothing reading behind it.
+    pub async fn chat_stream(
+        &self,
+        request: &CreateChatCompletionRequest,
+    ) -> Result<ChatStream<'_>, LlmFailure> {
+        let mut request = request.clone();
+        request.stream = Some(true);
+        let response = self.post("/chat/completions", &request).await?;
+        Ok(ChatStream {
+            client: self,
+            response,
+            reader: sse::EventReader::new(MAX_EVENT_BYTES),
+            events: VecDeque::new(),
+            received: 0,
+            ended: false,
+        })
+    }
+
+    /// `future`, or [`LlmFailure::Deadline`] once `answer_deadline` has passed.
+    async fn within_deadline<T>(
+        &self,
+        future: impl std::future::Future<Output = Result<T, LlmFailure>>,
+    ) -> Result<T, LlmFailure> {
+        tokio::time::timeout(self.settings.answer_deadline, future)
+            .await
+            .unwrap_or_else(|_| Err(self.deadline_failure()))
+    }
+
+    pub fn deadline_failure(&self) -> LlmFailure {
+        LlmFailure::Deadline {
+            seconds: self.settings.answer_deadline.as_secs(),
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.settings.base_url.trim_end_matches('/'))
+    }
+
+    async fn post(
+        &self,
+        path: &str,
+        body: &impl Serialize,
+    ) -> Result<reqwest::Response, LlmFailure> {
+        self.send(self.http.post(self.url(path)).json(body)).await
+    }
+
+    /// Sends a request with the key, and turns an error status into a failure that
+    /// quotes at most [`ERROR_BODY_KEPT`] of the server's reply.
+    async fn send(
+        &self,
+        request: reqwest::RequestBuilder,
+    ) -> Result<reqwest::Response, LlmFailure> {
+        let key = self.settings.api_key.expose();
+        let request = if key.is_empty() {
+            request
+        } else {
+            request.bearer_auth(key)
+        };
+        let response = request.send().await.map_err(|err| self.classify(err))?;
+        let status = response.status();
+        if status.is_success() {
+            return Ok(response);
+        }
+        // The status says what failed even when its body cannot be read.
+        let body = match self.read_capped(response, ERROR_BODY_KEPT).await {
+            Ok((body, _)) => body,
+            Err(_) => Vec::new(),
+        };
+        Err(LlmFailure::Server(format!(
+            "HTTP {status}: {}",
+            error_message(&body)
+        )))
+    }
+
+    /// A whole body of at most `max_response_bytes`; a larger one is an error.
+    async fn read_whole(&self, response: reqwest::Response) -> Result<Vec<u8>, LlmFailure> {
+        let limit = self.settings.max_response_bytes;
+        match self.read_capped(response, limit).await? {
+            (body, false) => Ok(body),
+            (_, true) => Err(self.too_large("an answer", limit)),
+        }
+    }
+
+    /// At most `limit` bytes of a body, and whether there was more. The rest is left
+    /// unread: dropping the response closes the connection.
+    async fn read_capped(
+        &self,
+        mut response: reqwest::Response,
+        limit: usize,
+    ) -> Result<(Vec<u8>, bool), LlmFailure> {
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(|err| self.classify(err))? {
+            let room = limit - body.len();
+            if chunk.len() > room {
+                body.extend_from_slice(&chunk[..room]);
+                return Ok((body, true));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok((body, false))
+    }
+
+    fn too_large(&self, what: &'static str, limit: usize) -> LlmFailure {
+        LlmFailure::TooLarge {
+            url: self.settings.shown_url(),
+            what,
+            limit: size_in_words(limit),
+        }
+    }
+
+    /// Puts a transport error into words a person understands.
+    fn classify(&self, err: reqwest::Error) -> LlmFailure {
         let url = self.settings.shown_url();
         let hidden = |text: String| crate::redact::credentials(&text).into_owned();
-        match err {
-            OpenAIError::Reqwest(inner) if inner.is_timeout() => LlmFailure::Timeout {
+        if err.is_timeout() {
+            LlmFailure::Timeout {
                 url,
                 seconds: self.settings.timeout.as_secs(),
-            },
-            OpenAIError::Reqwest(inner) if inner.is_connect() => LlmFailure::Unreachable {
+            }
+        } else if err.is_connect() {
+            LlmFailure::Unreachable {
                 url,
-                detail: hidden(root_cause(&inner)),
-            },
-            OpenAIError::Reqwest(inner) => LlmFailure::Server(hidden(root_cause(&inner))),
-            OpenAIError::JSONDeserialize(err, _) => LlmFailure::Garbage(err.to_string()),
-            other => LlmFailure::Server(hidden(other.to_string())),
+                detail: hidden(root_cause(&err)),
+            }
+        } else {
+            LlmFailure::Server(hidden(root_cause(&err)))
         }
+    }
+}
+
+/// The chunks of a streamed chat answer, read with bounds: at most `max_stream_bytes`
+/// in all and [`MAX_EVENT_BYTES`] for one event.
+pub struct ChatStream<'a> {
+    client: &'a LlmClient,
+    response: reqwest::Response,
+    reader: sse::EventReader,
+    events: VecDeque<Vec<u8>>,
+    received: usize,
+    ended: bool,
+}
+
+impl ChatStream<'_> {
+    /// The next chunk; None once the server said `[DONE]` or closed the stream. After an
+    /// error nothing more is read.
+    pub async fn next(&mut self) -> Option<Result<CreateChatCompletionStreamResponse, LlmFailure>> {
+        loop {
+            if let Some(event) = self.events.pop_front() {
+                if event == b"[DONE]" {
+                    self.ended = true;
+                    return None;
+                }
+                return Some(parse_chunk(&event));
+            }
+            if self.ended {
+                return None;
+            }
+            let failure = match self.response.chunk().await {
+                Ok(Some(bytes)) => {
+                    self.received += bytes.len();
+                    let limit = self.client.settings.max_stream_bytes;
+                    if self.received > limit {
+                        LlmFailure::StreamCap {
+                            limit: size_in_words(limit),
+                        }
+                    } else {
+                        let mut events = Vec::new();
+                        match self.reader.push(&bytes, &mut events) {
+                            Ok(()) => {
+                                self.events.extend(events);
+                                continue;
+                            }
+                            Err(sse::EventTooLong) => self
+                                .client
+                                .too_large("one event of a stream", MAX_EVENT_BYTES),
+                        }
+                    }
+                }
+                Ok(None) => {
+                    self.ended = true;
+                    continue;
+                }
+                Err(err) => self.client.classify(err),
+            };
+            self.ended = true;
+            self.events.clear();
+            return Some(Err(failure));
+        }
+    }
+}
+
+/// A stream chunk, or the error a server sent in the stream's place.
+fn parse_chunk(event: &[u8]) -> Result<CreateChatCompletionStreamResponse, LlmFailure> {
+    serde_json::from_slice(event).map_err(|err| {
+        match serde_json::from_slice::<serde_json::Value>(event)
+            .ok()
+            .and_then(|value| value.get("error").map(|_| error_message(event)))
+        {
+            Some(message) => LlmFailure::Server(message),
+            // Where the chunk went wrong, never what it holds.
+            None => LlmFailure::Garbage(err.to_string()),
+        }
+    })
+}
+
+/// The server's own words from an error body: `error.message` when it is OpenAI's JSON,
+/// else the start of the text.
+fn error_message(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    let message = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|value| {
+            let error = value.get("error")?;
+            error
+                .get("message")
+                .and_then(|m| m.as_str())
+                .or_else(|| error.as_str())
+                .map(String::from)
+        })
+        .unwrap_or_else(|| text.trim().to_string());
+    let shown = cut_chars(&message, ERROR_MESSAGE_CHARS);
+    let shown = if shown.len() < message.len() {
+        format!("{shown}…")
+    } else {
+        shown
+    };
+    crate::redact::credentials(&shown).into_owned()
+}
+
+/// A size as a person reads it: `64 KB`, `4 MB`.
+fn size_in_words(bytes: usize) -> String {
+    const KB: usize = 1024;
+    const MB: usize = 1024 * KB;
+    if bytes >= MB && bytes.is_multiple_of(MB) {
+        format!("{} MB", bytes / MB)
+    } else if bytes >= MB {
+        format!("{:.1} MB", bytes as f64 / MB as f64)
+    } else if bytes >= KB {
+        format!("{} KB", bytes / KB)
+    } else {
+        format!("{bytes} bytes")
     }
 }
 
@@ -302,6 +575,54 @@ mod tests {
             ..LlmSettings::new("http://x/v1", "m")
         };
         assert!(!format!("{settings:?}").contains("sk-secret"));
+    }
+
+    #[test]
+    fn an_error_message_is_the_servers_words_cut_to_a_readable_length() {
+        assert_eq!(
+            error_message(br#"{"error":{"message":"slow down","type":"rate_limit"}}"#),
+            "slow down"
+        );
+        assert_eq!(
+            error_message(br#"{"error":"model not found"}"#),
+            "model not found"
+        );
+        assert_eq!(error_message(b"  Bad Gateway\n"), "Bad Gateway");
+        let huge = vec![b'x'; ERROR_BODY_KEPT];
+        let shown = error_message(&huge);
+        assert_eq!(shown.chars().count(), ERROR_MESSAGE_CHARS + 1, "{shown}");
+        assert!(shown.ends_with('…'));
+        assert_eq!(
+            error_message(b"upstream http://bob:pw@proxy:3128 refused"),
+            "upstream http://***@proxy:3128 refused"
+        );
+    }
+
+    #[test]
+    fn an_error_in_a_stream_is_the_servers_and_garbage_is_not_quoted() {
+        let failure = parse_chunk(br#"{"error":{"message":"context too long"}}"#).unwrap_err();
+        assert!(matches!(&failure, LlmFailure::Server(m) if m == "context too long"));
+        let failure = parse_chunk(b"{\"secret-body\": [1, 2").unwrap_err();
+        assert!(matches!(failure, LlmFailure::Garbage(_)));
+        assert!(!failure.to_string().contains("secret-body"), "{failure}");
+    }
+
+    #[test]
+    fn sizes_read_as_people_write_them() {
+        assert_eq!(size_in_words(64 * 1024), "64 KB");
+        assert_eq!(size_in_words(4 * 1024 * 1024), "4 MB");
+        assert_eq!(size_in_words(1536 * 1024), "1.5 MB");
+        assert_eq!(size_in_words(10), "10 bytes");
+    }
+
+    #[test]
+    fn size_and_deadline_failures_are_not_retried() {
+        assert!(!LlmFailure::Deadline { seconds: 1 }.worth_retrying());
+        assert!(!LlmFailure::StreamCap {
+            limit: "1 MB".into()
+        }
+        .worth_retrying());
+        assert!(LlmFailure::Server("HTTP 503".into()).worth_retrying());
     }
 
     #[test]

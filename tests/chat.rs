@@ -3,6 +3,9 @@
 
 mod common;
 
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
 use common::openai_double::{self, Behaviour};
 use common::{fixture, llama};
 use pagetree::chat::ask::AskOutcome;
@@ -15,6 +18,15 @@ use pagetree::search::{SearchSettings, Strategy};
 const STRATEGY: Strategy = Strategy::Flat { k: 2 };
 
 async fn library(dir: &std::path::Path, base_url: Option<String>) -> Library {
+    library_with(dir, base_url, |_| {}).await
+}
+
+/// [`library`], with the LLM settings changed by `tune`.
+async fn library_with(
+    dir: &std::path::Path,
+    base_url: Option<String>,
+    tune: impl FnOnce(&mut LlmSettings),
+) -> Library {
     {
         let (offline, _) = Library::open(dir, OpenOptions::default())
             .await
@@ -30,6 +42,7 @@ async fn library(dir: &std::path::Path, base_url: Option<String>) -> Library {
         let mut settings = LlmSettings::new(url, "smollm2");
         settings.max_attempts = 1;
         settings.timeout = std::time::Duration::from_secs(60);
+        tune(&mut settings);
         settings
     });
     let (library, _) = Library::open(
@@ -321,4 +334,177 @@ async fn a_password_in_the_llm_url_is_shown_nowhere() {
         .map(|settings| settings.shown_url())
         .unwrap_or_default();
     assert_eq!(described, format!("http://***@127.0.0.1:{port}/v1"));
+}
+
+/// An answer straight from the model to an empty context, with no library around it.
+async fn answer_from(
+    address: std::net::SocketAddr,
+    tune: impl FnOnce(&mut LlmSettings),
+) -> Result<pagetree::chat::Answer, pagetree::chat::AnswerError> {
+    let mut settings = LlmSettings::new(format!("http://{address}/v1"), "smollm2");
+    tune(&mut settings);
+    let client = pagetree::llm::LlmClient::new(settings).expect("settings");
+    let context = pagetree::search::Context::default();
+    let mut ignore = |_: &str| {};
+    let answering = pagetree::chat::answer(
+        &client,
+        "turbofan?",
+        &context,
+        &[],
+        AnswerSettings::default(),
+        &mut ignore,
+    );
+    // Without the bounds these tests are about, an answer would never end.
+    tokio::time::timeout(Duration::from_secs(20), answering)
+        .await
+        .expect("the answer ended")
+}
+
+/// More than any answer, far less than the 200 MB the doubles offer: what a client that
+/// stops at its cap lets through, socket buffers included.
+const READ_AT_MOST: usize = 64 * 1024 * 1024;
+
+#[tokio::test]
+async fn a_huge_error_body_is_read_only_as_far_as_its_message() {
+    let (address, probe) =
+        openai_double::start_probed(Behaviour::Huge(500, 200 * 1024 * 1024)).await;
+    let err = answer_from(address, |_| {})
+        .await
+        .expect_err("a server error");
+    let message = err.to_string();
+    assert!(
+        message.contains("HTTP 500"),
+        "{}",
+        message.get(..200).unwrap_or(&message)
+    );
+    assert!(
+        message.len() < 2_000,
+        "a message of {} bytes",
+        message.len()
+    );
+    // Three attempts, each stopped at the part of the body kept for the message.
+    assert!(
+        probe.sent() < READ_AT_MOST,
+        "{} bytes were read",
+        probe.sent()
+    );
+}
+
+#[tokio::test]
+async fn an_endless_slow_stream_is_cut_short_at_the_answer_deadline() {
+    let (address, probe) =
+        openai_double::start_probed(Behaviour::SlowStream(Duration::from_millis(200))).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library_with(dir.path(), Some(format!("http://{address}/v1")), |llm| {
+        llm.answer_deadline = Duration::from_secs(1);
+    })
+    .await;
+    let outcome = tokio::time::timeout(Duration::from_secs(20), ask(&library, "turbofan?"))
+        .await
+        .expect("the answer ended")
+        .expect("what arrived is kept");
+    assert!(
+        outcome.answer.text.contains("and so on"),
+        "{}",
+        outcome.answer.text
+    );
+    assert!(
+        outcome
+            .notes
+            .iter()
+            .any(|n| n.contains("stopped after 1 s")),
+        "{:?}",
+        outcome.notes
+    );
+    assert!(
+        probe.closed_within(Duration::from_secs(2)).await,
+        "the stream is still being read after the answer ended"
+    );
+}
+
+#[tokio::test]
+async fn a_silent_start_past_the_answer_deadline_is_an_error() {
+    let address = openai_double::start(Behaviour::Hang).await;
+    let err = answer_from(address, |llm| llm.answer_deadline = Duration::from_secs(1))
+        .await
+        .expect_err("nothing arrived");
+    assert!(err.to_string().contains("more than 1 s"), "{err}");
+}
+
+#[tokio::test]
+async fn an_event_line_that_never_ends_is_refused_and_its_connection_closed() {
+    let (address, probe) = openai_double::start_probed(Behaviour::EndlessLine).await;
+    let err = answer_from(address, |_| {}).await.expect_err("no answer");
+    assert!(
+        err.to_string()
+            .contains("one event of a stream larger than 1 MB"),
+        "{err}"
+    );
+    assert!(
+        probe.closed_within(Duration::from_secs(2)).await,
+        "the line is still being read after the answer ended"
+    );
+    assert!(
+        probe.sent() < READ_AT_MOST,
+        "{} bytes were read",
+        probe.sent()
+    );
+}
+
+/// Log lines, as a subscriber writes them.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("log").extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
+    type Writer = Captured;
+
+    fn make_writer(&'a self) -> Self::Writer {
+        self.clone()
+    }
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_json_never_reaches_the_log() {
+    let captured = Captured::default();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_writer(captured.clone())
+        .finish();
+    // The test's runtime runs every task on this thread, the double's and the client's.
+    let _logging = tracing::subscriber::set_default(subscriber);
+    tracing::error!("the log is captured");
+    let body = format!("{{\"oops\": \"{}", "SECRET-BODY-".repeat(10_000));
+
+    // A first token, so that the garbage after it ends the answer with no retry.
+    let token = serde_json::json!({
+        "id": "double-1", "object": "chat.completion.chunk", "created": 0, "model": "double",
+        "choices": [{"index": 0, "delta": {"content": "Turbofans"}, "finish_reason": null}]
+    });
+    let address =
+        openai_double::start(Behaviour::Events(vec![token.to_string(), body.clone()])).await;
+    let err = answer_from(address, |_| {}).await.expect_err("garbage");
+    assert!(err.to_string().contains("not the JSON"), "{err}");
+    assert!(!err.to_string().contains("SECRET-BODY"), "{err}");
+
+    let address = openai_double::start(Behaviour::Raw(200, body)).await;
+    let mut settings = LlmSettings::new(format!("http://{address}/v1"), "smollm2");
+    settings.max_attempts = 1;
+    let describer = pagetree::describe::LlmDescriber::new(settings).expect("settings");
+    let err = describer.describe_page("x").await.expect_err("garbage");
+    assert!(!err.to_string().contains("SECRET-BODY"), "{err}");
+
+    let log = String::from_utf8_lossy(&captured.0.lock().expect("log")).into_owned();
+    assert!(log.contains("the log is captured"), "{log}");
+    assert!(!log.contains("SECRET-BODY"), "{} bytes of log", log.len());
 }

@@ -217,3 +217,48 @@ async fn an_absent_server_is_named_and_ingestion_still_completes() {
         IngestOutcome::AlreadyPresent { .. } | IngestOutcome::Added { .. }
     ));
 }
+
+#[tokio::test]
+async fn a_huge_answer_is_refused_at_the_cap_without_reading_it() {
+    let (address, probe) =
+        openai_double::start_probed(Behaviour::Huge(200, 200 * 1024 * 1024)).await;
+    let mut quick = settings(&format!("http://{address}/v1"));
+    quick.max_attempts = 3;
+    let err = LlmDescriber::new(quick)
+        .expect("settings")
+        .describe_page("x")
+        .await
+        .expect_err("too large");
+    assert!(matches!(err, LlmFailure::TooLarge { .. }), "{err}");
+    assert!(err.to_string().contains("larger than 4 MB"), "{err}");
+    // Read once (a size limit is not retried), and only as far as the cap.
+    assert!(
+        probe.sent() < 64 * 1024 * 1024,
+        "{} bytes were read",
+        probe.sent()
+    );
+}
+
+#[tokio::test]
+async fn a_huge_error_body_gives_a_short_message() {
+    let (address, probe) =
+        openai_double::start_probed(Behaviour::Huge(500, 200 * 1024 * 1024)).await;
+    let mut quick = settings(&format!("http://{address}/v1"));
+    quick.max_attempts = 1;
+    let err = LlmDescriber::new(quick)
+        .expect("settings")
+        .describe_page("x")
+        .await
+        .expect_err("a server error");
+    assert!(matches!(err, LlmFailure::Server(_)), "{err}");
+    assert!(
+        err.to_string().len() < 2_000,
+        "{} bytes",
+        err.to_string().len()
+    );
+    assert!(
+        probe.sent() < 64 * 1024 * 1024,
+        "{} bytes were read",
+        probe.sent()
+    );
+}

@@ -110,6 +110,7 @@ impl Library {
                 if answered.truncated {
                     notes.push("the answer hit the token limit and may be cut short".into());
                 }
+                notes.extend(answered.stopped.clone());
                 (
                     answered.checked,
                     Some(answered.model),

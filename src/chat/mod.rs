@@ -13,7 +13,6 @@ use async_openai::types::chat::{
     ChatCompletionRequestSystemMessage, ChatCompletionRequestUserMessage,
     CreateChatCompletionRequestArgs, FinishReason,
 };
-use futures::StreamExt;
 use serde::Serialize;
 
 use crate::llm::{LlmClient, LlmFailure};
@@ -41,6 +40,9 @@ pub struct Answer {
     pub total_ms: f64,
     /// True when the model ran out of tokens before finishing.
     pub truncated: bool,
+    /// Why PageTree stopped reading before the model finished (the answer's deadline or
+    /// size limit), as a note for the reader; None when the model finished.
+    pub stopped: Option<String>,
 }
 
 /// Settings of the answer itself (the model and endpoint are in `LlmSettings`).
@@ -110,73 +112,84 @@ pub async fn answer(
     let mut model = client.settings().model.clone();
     // A stream that stays silent longer than the request timeout counts as dropped.
     let silence = client.settings().timeout;
-    'attempts: loop {
-        let mut stream = match client.inner().chat().create_stream(request.clone()).await {
-            Ok(stream) => stream,
-            Err(err) => Err(stream_failure(client, err).await)?,
-        };
-        loop {
-            let next = match tokio::time::timeout(silence, stream.next()).await {
-                Ok(next) => next.map(|chunk| chunk.map_err(Some)),
-                // Silence: nothing is known but that the server stopped talking.
-                Err(_) => Some(Err(None)),
-            };
-            let Some(chunk) = next else { break 'attempts };
-            let chunk = match chunk {
-                Ok(chunk) => chunk,
-                Err(err) => {
-                    let failure = match err {
-                        Some(err) => stream_failure(client, err).await,
-                        None => LlmFailure::Timeout {
+    // The whole answer, retries included, has a deadline; the stream is read in this
+    // task only, so when the answer ends for any reason the connection is dropped.
+    let streamed = tokio::time::timeout(client.settings().answer_deadline, async {
+        'attempts: loop {
+            let failure = match client.chat_stream(&request).await {
+                Err(failure) => failure,
+                Ok(mut stream) => loop {
+                    let next = match tokio::time::timeout(silence, stream.next()).await {
+                        Ok(next) => next,
+                        // Silence: nothing is known but that the server stopped talking.
+                        Err(_) => Some(Err(LlmFailure::Timeout {
                             url: client.settings().shown_url(),
                             seconds: silence.as_secs(),
-                        },
+                        })),
                     };
-                    if !text.is_empty() {
-                        return Err(AnswerError::StreamDropped {
-                            received: text.len(),
-                            detail: failure.to_string(),
-                        });
+                    let chunk = match next {
+                        None => break 'attempts Ok(None),
+                        Some(Ok(chunk)) => chunk,
+                        Some(Err(failure)) => break failure,
+                    };
+                    if !chunk.model.is_empty() {
+                        model = chunk.model.clone();
                     }
-                    // Nothing was shown yet, so the request can be tried again.
-                    attempt += 1;
-                    if attempt > RETRIES_BEFORE_FIRST_TOKEN
-                        || matches!(failure, LlmFailure::Unreachable { .. })
-                    {
-                        return Err(failure.into());
+                    for choice in chunk.choices {
+                        if let Some(refusal) = choice.delta.refusal.filter(|r| !r.is_empty()) {
+                            return Err(AnswerError::Refused(refusal));
+                        }
+                        if let Some(piece) = choice.delta.content.filter(|c| !c.is_empty()) {
+                            if first_token_ms.is_none() {
+                                first_token_ms = Some(started.elapsed().as_secs_f64() * 1e3);
+                            }
+                            on_token(&piece);
+                            text.push_str(&piece);
+                        }
+                        finished |= choice.finish_reason.is_some();
+                        match choice.finish_reason {
+                            Some(FinishReason::Length) => truncated = true,
+                            Some(FinishReason::ContentFilter) => {
+                                return Err(AnswerError::Refused(
+                                    "the provider's content filter stopped the answer".into(),
+                                ))
+                            }
+                            _ => {}
+                        }
                     }
-                    tokio::time::sleep(Duration::from_millis(500 * 2u64.pow(attempt))).await;
-                    continue 'attempts;
-                }
+                },
             };
-            if !chunk.model.is_empty() {
-                model = chunk.model.clone();
+            if !text.is_empty() {
+                if let LlmFailure::StreamCap { limit } = &failure {
+                    return Ok(Some(format!(
+                        "the answer was stopped at {limit}, the most read of one answer; \
+                         it may be cut short"
+                    )));
+                }
+                return Err(AnswerError::StreamDropped {
+                    received: text.len(),
+                    detail: failure.to_string(),
+                });
             }
-            for choice in chunk.choices {
-                if let Some(refusal) = choice.delta.refusal.filter(|r| !r.is_empty()) {
-                    return Err(AnswerError::Refused(refusal));
-                }
-                if let Some(piece) = choice.delta.content.filter(|c| !c.is_empty()) {
-                    if first_token_ms.is_none() {
-                        first_token_ms = Some(started.elapsed().as_secs_f64() * 1e3);
-                    }
-                    on_token(&piece);
-                    text.push_str(&piece);
-                }
-                finished |= choice.finish_reason.is_some();
-                match choice.finish_reason {
-                    Some(FinishReason::Length) => truncated = true,
-                    Some(FinishReason::ContentFilter) => {
-                        return Err(AnswerError::Refused(
-                            "the provider's content filter stopped the answer".into(),
-                        ))
-                    }
-                    _ => {}
-                }
+            // Nothing was shown yet, so the request can be tried again.
+            attempt += 1;
+            if attempt > RETRIES_BEFORE_FIRST_TOKEN || !failure.worth_retrying() {
+                return Err(failure.into());
             }
+            tokio::time::sleep(Duration::from_millis(500 * 2u64.pow(attempt))).await;
         }
-    }
-    if !finished {
+    })
+    .await;
+    let stopped = match streamed {
+        Ok(result) => result?,
+        Err(_) if text.is_empty() => return Err(client.deadline_failure().into()),
+        Err(_) => Some(format!(
+            "the answer was stopped after {} s, the most one answer may take; it may be \
+             cut short",
+            client.settings().answer_deadline.as_secs()
+        )),
+    };
+    if !finished && stopped.is_none() {
         // Every server ends a complete answer with a finish reason; a stream that just
         // stops lost its connection.
         return Err(AnswerError::StreamDropped {
@@ -198,39 +211,8 @@ pub async fn answer(
         first_token_ms,
         total_ms: started.elapsed().as_secs_f64() * 1e3,
         truncated,
+        stopped,
     })
-}
-
-/// Puts a streaming error into words, reading the server's own message when it sent an
-/// error status (a 429 or 5xx says why in its body).
-async fn stream_failure(client: &LlmClient, err: async_openai::error::OpenAIError) -> LlmFailure {
-    use async_openai::error::{OpenAIError, StreamError};
-    if let OpenAIError::StreamError(boxed) = err {
-        return match *boxed {
-            StreamError::ReqwestEventSource(reqwest_eventsource::Error::InvalidStatusCode(
-                status,
-                response,
-            )) => {
-                let body = response.text().await.unwrap_or_default();
-                let message = serde_json::from_str::<serde_json::Value>(&body)
-                    .ok()
-                    .and_then(|v| {
-                        v.pointer("/error/message")
-                            .and_then(|m| m.as_str())
-                            .map(String::from)
-                    })
-                    .unwrap_or(body);
-                LlmFailure::Server(format!("HTTP {status}: {message}"))
-            }
-            StreamError::ReqwestEventSource(reqwest_eventsource::Error::Transport(inner)) => {
-                client.classify(OpenAIError::Reqwest(inner))
-            }
-            other => {
-                LlmFailure::Server(crate::redact::credentials(&other.to_string()).into_owned())
-            }
-        };
-    }
-    client.classify(err)
 }
 
 /// The name citations use for a file: its stem.

@@ -54,6 +54,10 @@ pub struct Args {
     /// Seconds to wait for one LLM answer.
     #[arg(long, global = true, default_value_t = 60)]
     pub llm_timeout: u64,
+    /// Seconds one whole LLM answer may take, retries included; what arrived by then is
+    /// kept and marked as cut short.
+    #[arg(long, global = true, default_value_t = 300)]
+    pub llm_deadline: u64,
     /// A Qdrant server's gRPC address (e.g. http://qdrant.internal:6334, https for TLS)
     /// for a new library's vectors; a library remembers where its vectors are.
     #[arg(long, global = true, env = "PAGETREE_QDRANT_URL")]
@@ -269,6 +273,7 @@ fn llm_settings(args: &Args) -> Option<LlmSettings> {
     let mut settings = LlmSettings::new(url.trim(), args.llm_model.clone());
     settings.api_key = ApiKey::new(std::env::var(&args.llm_api_key_env).unwrap_or_default());
     settings.timeout = Duration::from_secs(args.llm_timeout.max(1));
+    settings.answer_deadline = Duration::from_secs(args.llm_deadline.max(1));
     Some(settings)
 }
 
@@ -297,4 +302,29 @@ async fn open(root: &std::path::Path, args: &Args) -> Result<Library> {
         warn_line!("note: the ingestion of {name} was interrupted last time; its partial data was removed, add it again to finish");
     }
     Ok(library)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_has_a_deadline_by_default_and_one_can_be_given() {
+        let args = |extra: &[&str]| {
+            let mut line = vec!["pagetree", "--llm-url", "http://127.0.0.1:8080/v1"];
+            line.extend_from_slice(extra);
+            line.push("docs");
+            llm_settings(&Args::try_parse_from(line).expect("valid arguments")).expect("a model")
+        };
+        assert_eq!(args(&[]).answer_deadline, Duration::from_secs(300));
+        assert_eq!(
+            args(&["--llm-deadline", "20"]).answer_deadline,
+            Duration::from_secs(20)
+        );
+        assert_eq!(
+            args(&["--llm-deadline", "0"]).answer_deadline,
+            Duration::from_secs(1),
+            "no deadline of zero"
+        );
+    }
 }
