@@ -171,7 +171,7 @@ pub struct Library {
     store: OnceCell<Arc<dyn VectorStore>>,
     node_cache: crate::search::node_cache::NodeCache,
     assets: std::sync::OnceLock<Assets>,
-    _lock: File,
+    _lock: LibraryLock,
 }
 
 impl Library {
@@ -610,37 +610,64 @@ async fn resolve_location(catalog: &Catalog, qdrant: &QdrantOptions) -> Result<S
     }
 }
 
-fn acquire_lock(root: &Path) -> Result<File> {
+/// The process's hold on a library: OS locks released only when the process lets go
+/// of them or ends, so a crash never leaves the library locked.
+struct LibraryLock {
+    /// The lock every PageTree version takes; it also names the holder's process.
+    _file: File,
+    /// The library folder itself, locked as well: `library.lock` can be removed while
+    /// its lock is held, and a second process would then lock a new file of the same
+    /// name and take the library (issue 16: its start-up clean-up deleted the first
+    /// process's document mid-ingestion). A folder with a catalog in it cannot be
+    /// removed or replaced that way.
+    #[cfg(unix)]
+    _folder: File,
+}
+
+fn acquire_lock(root: &Path) -> Result<LibraryLock> {
     let path = root.join(LOCK_FILE);
     let folder_error = |err: std::io::Error| LibraryError::Folder {
         path: root.display().to_string(),
         detail: err.to_string(),
     };
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .write(true)
-        .open(&path)
-        .map_err(folder_error)?;
+    let in_use = || {
+        let pid = std::fs::read_to_string(&path)
+            .ok()
+            .map(|pid| pid.trim().to_string())
+            .filter(|pid| !pid.is_empty())
+            .map(|pid| format!(" (process {pid})"))
+            .unwrap_or_default();
+        LibraryError::InUse {
+            path: root.display().to_string(),
+            pid,
+        }
+    };
+    #[cfg(unix)]
+    let folder = {
+        let folder = File::open(root).map_err(folder_error)?;
+        match folder.try_lock() {
+            Ok(()) => folder,
+            Err(std::fs::TryLockError::WouldBlock) => return Err(in_use().into()),
+            Err(std::fs::TryLockError::Error(err)) => return Err(folder_error(err).into()),
+        }
+    };
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).truncate(false).read(true).write(true);
+    // Windows refuses to delete a file some process opened without sharing deletion,
+    // which keeps the lock file in place as long as it is held.
+    #[cfg(windows)]
+    std::os::windows::fs::OpenOptionsExt::share_mode(&mut options, 0x1 | 0x2);
+    let mut file = options.open(&path).map_err(folder_error)?;
     match file.try_lock() {
         Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            let pid = std::fs::read_to_string(&path)
-                .ok()
-                .map(|pid| pid.trim().to_string())
-                .filter(|pid| !pid.is_empty())
-                .map(|pid| format!(" (process {pid})"))
-                .unwrap_or_default();
-            return Err(LibraryError::InUse {
-                path: root.display().to_string(),
-                pid,
-            }
-            .into());
-        }
+        Err(std::fs::TryLockError::WouldBlock) => return Err(in_use().into()),
         Err(std::fs::TryLockError::Error(err)) => return Err(folder_error(err).into()),
     }
     file.set_len(0).map_err(folder_error)?;
     write!(file, "{}", std::process::id()).map_err(folder_error)?;
-    Ok(file)
+    Ok(LibraryLock {
+        _file: file,
+        #[cfg(unix)]
+        _folder: folder,
+    })
 }
