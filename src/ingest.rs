@@ -116,6 +116,8 @@ pub enum IngestOutcome {
 
 #[derive(Debug, thiserror::Error)]
 pub enum IngestFailure {
+    #[error("{file}: another PageTree process is adding this file right now")]
+    BeingAdded { file: String },
     #[error("{file}: ingestion was cancelled")]
     Cancelled { file: String },
     #[error("{file}: the document has {nodes} tree nodes, more than one document may have")]
@@ -136,6 +138,15 @@ impl Library {
             match existing.status {
                 DocumentStatus::Ready => {
                     return Ok(IngestOutcome::AlreadyPresent { document: existing })
+                }
+                DocumentStatus::Ingesting
+                    if self
+                        .catalog()
+                        .ingest_owner(existing.id)
+                        .await?
+                        .is_some_and(|owner| crate::owner::is_alive(&owner)) =>
+                {
+                    return Err(Error::Ingest(IngestFailure::BeingAdded { file }));
                 }
                 DocumentStatus::Failed | DocumentStatus::Ingesting => {
                     self.delete(&existing.id.to_string()).await?;

@@ -17,6 +17,7 @@ pub mod language;
 pub mod library;
 pub mod llm;
 pub mod migrate;
+pub mod owner;
 pub mod pdf;
 pub mod plot;
 pub mod private_files;

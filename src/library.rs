@@ -157,6 +157,8 @@ pub struct Recovery {
     /// Documents whose ingestion was interrupted (a crash or a kill); their partial
     /// points and rows were removed so they can be added again.
     pub cleaned: Vec<String>,
+    /// Documents another running process is still writing; left alone.
+    pub in_progress: Vec<String>,
 }
 
 pub struct Library {
@@ -545,11 +547,21 @@ impl Library {
     }
 
     async fn recover(&self) -> Result<Recovery> {
-        let interrupted = self
+        let mut interrupted = Vec::new();
+        let mut recovery = Recovery::default();
+        for document in self
             .catalog
             .documents_with_status(DocumentStatus::Ingesting)
-            .await?;
-        let mut recovery = Recovery::default();
+            .await?
+        {
+            match self.catalog.ingest_owner(document.id).await? {
+                Some(owner) if crate::owner::is_alive(&owner) => {
+                    tracing::warn!(document = %document.name, %owner, "another running process is still adding this document; left alone");
+                    recovery.in_progress.push(document.name);
+                }
+                _ => interrupted.push(document),
+            }
+        }
         if interrupted.is_empty() {
             return Ok(recovery);
         }

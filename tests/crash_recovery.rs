@@ -155,3 +155,49 @@ async fn a_removed_lock_file_does_not_let_another_process_clean_up_a_live_ingest
         "once its process is gone, the partial document is cleaned up"
     );
 }
+
+/// Start-up removes a half-written document only when the process writing it is gone,
+/// whatever the lock said (an older PageTree locks only the file).
+#[tokio::test]
+async fn start_up_leaves_a_document_whose_writer_is_alive() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("library");
+    drop(open_library(&root).await);
+    let mut writer = Command::new("sleep").arg("60").spawn().expect("sleep runs");
+    let owner = pagetree::owner::token(writer.id()).unwrap_or_else(|| format!("{}:", writer.id()));
+    {
+        let catalog = Library::open_catalog(&root).await.expect("catalog");
+        let document = catalog
+            .begin_document("hash", "live.pdf", "/live.pdf")
+            .await
+            .expect("begins");
+        sqlx::query("UPDATE documents SET ingest_owner = ? WHERE id = ?")
+            .bind(&owner)
+            .bind(document.id)
+            .execute(catalog.pool())
+            .await
+            .expect("records the other writer");
+        catalog.pool().close().await;
+    }
+    let (library, recovery) = Library::open(&root, OpenOptions::default())
+        .await
+        .expect("opens");
+    let names: Vec<String> = library
+        .documents()
+        .await
+        .expect("docs")
+        .into_iter()
+        .map(|document| document.name)
+        .collect();
+    drop(library);
+    writer.kill().expect("kills");
+    writer.wait().expect("waits");
+    assert_eq!(names, ["live"], "the live writer's document was removed");
+    assert_eq!(recovery.in_progress, ["live"]);
+    assert!(recovery.cleaned.is_empty());
+    let (library, recovery) = Library::open(&root, OpenOptions::default())
+        .await
+        .expect("opens");
+    assert_eq!(recovery.cleaned, ["live"], "once its writer is gone");
+    assert!(library.documents().await.expect("docs").is_empty());
+}
