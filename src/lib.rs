@@ -6,6 +6,7 @@ pub mod card;
 pub mod catalog;
 pub mod chat;
 pub mod describe;
+pub mod disk;
 pub mod embed;
 pub mod error;
 pub mod eval;

@@ -533,6 +533,11 @@ impl Library {
     /// catalog still knows the document and a second delete finishes the job.
     pub async fn delete(&self, key: &str) -> Result<DocumentRecord> {
         let document = self.catalog.resolve(key).await?;
+        crate::disk::ensure_room(
+            &self.root,
+            crate::disk::WRITE_MARGIN,
+            crate::disk::Task::Delete,
+        )?;
         if self.has_index().await? {
             let store = self.store().await?;
             store.delete_document(document.id).await?;
