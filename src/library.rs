@@ -571,7 +571,16 @@ impl Library {
             return Ok(recovery);
         }
         let store = if self.has_index().await? {
-            Some(self.store().await?)
+            match self.store().await {
+                Ok(store) => Some(store),
+                // The rows are not searchable as they are, so the library is still
+                // worth opening on a full disk; the next start with room cleans up.
+                Err(crate::Error::Store(crate::store::StoreError::Disk(no_room))) => {
+                    tracing::warn!(%no_room, "interrupted ingestions are cleaned up once the disk has room");
+                    return Ok(recovery);
+                }
+                Err(err) => return Err(err),
+            }
         } else {
             None
         };

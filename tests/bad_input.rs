@@ -548,6 +548,17 @@ async fn a_full_disk_stops_commands_with_a_sentence_and_the_library_still_opens(
             .ingest(&fixture("multipage.pdf"), &pagetree::ingest::NoProgress)
             .await
             .expect("adds while there is room");
+        // And one that a process that is gone left half-written.
+        let interrupted = library
+            .catalog()
+            .begin_document("hash", "interrupted.pdf", "/interrupted.pdf")
+            .await
+            .expect("begins");
+        sqlx::query("UPDATE documents SET ingest_owner = NULL WHERE id = ?")
+            .bind(interrupted.id)
+            .execute(library.catalog().pool())
+            .await
+            .expect("of no live process");
     }
     disk.fill_leaving(4);
     let spanish = fixture("spanish.pdf");
@@ -569,7 +580,7 @@ async fn a_full_disk_stops_commands_with_a_sentence_and_the_library_still_opens(
         .into_iter()
         .map(|document| document.name)
         .collect();
-    assert_eq!(names, ["multipage"]);
+    assert_eq!(names, ["multipage", "interrupted"]);
     let err = library
         .ingest(&spanish, &pagetree::ingest::NoProgress)
         .await
@@ -581,11 +592,20 @@ async fn a_full_disk_stops_commands_with_a_sentence_and_the_library_still_opens(
     );
     assert_eq!(
         library.documents().await.expect("lists").len(),
-        1,
+        2,
         "nothing half-added"
     );
+    drop(library);
 
     disk.free_filler();
+    let (library, recovery) = Library::open(&root, OpenOptions::default())
+        .await
+        .expect("opens");
+    assert_eq!(
+        recovery.cleaned,
+        ["interrupted"],
+        "cleaned up once there is room"
+    );
     library
         .ingest(&spanish, &pagetree::ingest::NoProgress)
         .await
