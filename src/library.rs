@@ -647,7 +647,7 @@ struct LibraryLock {
     /// process's document mid-ingestion). A folder with a catalog in it cannot be
     /// removed or replaced that way.
     #[cfg(unix)]
-    _folder: File,
+    _folder: Option<File>,
 }
 
 fn acquire_lock(root: &Path) -> Result<LibraryLock> {
@@ -672,9 +672,15 @@ fn acquire_lock(root: &Path) -> Result<LibraryLock> {
     let folder = {
         let folder = File::open(root).map_err(folder_error)?;
         match folder.try_lock() {
-            Ok(()) => folder,
+            Ok(()) => Some(folder),
             Err(std::fs::TryLockError::WouldBlock) => return Err(in_use().into()),
-            Err(std::fs::TryLockError::Error(err)) => return Err(folder_error(err).into()),
+            // NFS emulates these locks with ones a folder opened for reading cannot
+            // take; the file lock and the writers recorded on half-written documents
+            // still keep the library whole there.
+            Err(std::fs::TryLockError::Error(err)) => {
+                tracing::warn!(%err, path = %root.display(), "the library folder cannot be locked; relying on library.lock");
+                None
+            }
         }
     };
     let mut options = std::fs::OpenOptions::new();
