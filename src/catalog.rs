@@ -164,7 +164,8 @@ impl Catalog {
         Ok(row.map(|row| record(&row)))
     }
 
-    /// Registers a document as being ingested, under a name no other document has.
+    /// Registers a document as being ingested by this process, under a name no other
+    /// document has.
     pub async fn begin_document(
         &self,
         hash: &str,
@@ -188,12 +189,13 @@ impl Catalog {
             suffix += 1;
         }
         let id: i64 = sqlx::query(
-            "INSERT INTO documents (content_hash, name, file_name, path, status) VALUES (?, ?, ?, ?, 'ingesting') RETURNING id",
+            "INSERT INTO documents (content_hash, name, file_name, path, status, ingest_owner) VALUES (?, ?, ?, ?, 'ingesting', ?) RETURNING id",
         )
         .bind(hash)
         .bind(&name)
         .bind(file_name)
         .bind(path)
+        .bind(crate::owner::this_process())
         .fetch_one(&mut *tx)
         .await?
         .get(0);
@@ -366,6 +368,15 @@ impl Catalog {
             .await?;
         row.map(|row| record(&row))
             .ok_or_else(|| CatalogError::UnknownDocument(key.to_string()))
+    }
+
+    /// The process that began writing a document (see [`crate::owner`]), if recorded.
+    pub async fn ingest_owner(&self, doc_id: i64) -> Result<Option<String>, CatalogError> {
+        let owner = sqlx::query_scalar("SELECT ingest_owner FROM documents WHERE id = ?")
+            .bind(doc_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(owner.flatten())
     }
 
     pub async fn delete_document(&self, doc_id: i64) -> Result<(), CatalogError> {

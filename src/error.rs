@@ -34,6 +34,8 @@ pub enum Error {
     Card(#[from] crate::card::CardError),
     #[error(transparent)]
     Parameter(#[from] crate::search::ParameterError),
+    #[error(transparent)]
+    Disk(#[from] crate::disk::NoRoom),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -116,6 +116,8 @@ pub enum IngestOutcome {
 
 #[derive(Debug, thiserror::Error)]
 pub enum IngestFailure {
+    #[error("{file}: another PageTree process is adding this file right now")]
+    BeingAdded { file: String },
     #[error("{file}: ingestion was cancelled")]
     Cancelled { file: String },
     #[error("{file}: the document has {nodes} tree nodes, more than one document may have")]
@@ -132,10 +134,25 @@ impl Library {
         let opened = files::open_pdf(path, &file)?;
         let stored_path = files::path_text(path, &file)?;
         let hash = hash_file(opened, &file)?;
+        let pdf_bytes = std::fs::metadata(path).map_or(0, |metadata| metadata.len());
+        crate::disk::ensure_room(
+            self.root(),
+            crate::disk::for_ingest(pdf_bytes),
+            crate::disk::Task::Ingest,
+        )?;
         if let Some(existing) = self.catalog().find_by_hash(&hash).await? {
             match existing.status {
                 DocumentStatus::Ready => {
                     return Ok(IngestOutcome::AlreadyPresent { document: existing })
+                }
+                DocumentStatus::Ingesting
+                    if self
+                        .catalog()
+                        .ingest_owner(existing.id)
+                        .await?
+                        .is_some_and(|owner| crate::owner::is_alive(&owner)) =>
+                {
+                    return Err(Error::Ingest(IngestFailure::BeingAdded { file }));
                 }
                 DocumentStatus::Failed | DocumentStatus::Ingesting => {
                     self.delete(&existing.id.to_string()).await?;
@@ -415,6 +432,12 @@ impl Library {
         if dense && self.needs_rebuild_for_windows().await? {
             return self.rebuild_index(progress).await;
         }
+        // Every point is written again and the index optimized: a second copy at worst.
+        let index = self.index_dir();
+        let needed = tokio::task::spawn_blocking(move || crate::disk::for_rewrite(&index))
+            .await
+            .map_err(|err| crate::store::StoreError::Engine(err.to_string()))?;
+        crate::disk::ensure_room(self.root(), needed, crate::disk::Task::Rebuild)?;
         let documents = self
             .catalog()
             .documents_with_status(DocumentStatus::Ready)

@@ -157,6 +157,8 @@ pub struct Recovery {
     /// Documents whose ingestion was interrupted (a crash or a kill); their partial
     /// points and rows were removed so they can be added again.
     pub cleaned: Vec<String>,
+    /// Documents another running process is still writing; left alone.
+    pub in_progress: Vec<String>,
 }
 
 pub struct Library {
@@ -171,7 +173,7 @@ pub struct Library {
     store: OnceCell<Arc<dyn VectorStore>>,
     node_cache: crate::search::node_cache::NodeCache,
     assets: std::sync::OnceLock<Assets>,
-    _lock: File,
+    _lock: LibraryLock,
 }
 
 impl Library {
@@ -531,6 +533,11 @@ impl Library {
     /// catalog still knows the document and a second delete finishes the job.
     pub async fn delete(&self, key: &str) -> Result<DocumentRecord> {
         let document = self.catalog.resolve(key).await?;
+        crate::disk::ensure_room(
+            &self.root,
+            crate::disk::WRITE_MARGIN,
+            crate::disk::Task::Delete,
+        )?;
         if self.has_index().await? {
             let store = self.store().await?;
             store.delete_document(document.id).await?;
@@ -545,16 +552,35 @@ impl Library {
     }
 
     async fn recover(&self) -> Result<Recovery> {
-        let interrupted = self
+        let mut interrupted = Vec::new();
+        let mut recovery = Recovery::default();
+        for document in self
             .catalog
             .documents_with_status(DocumentStatus::Ingesting)
-            .await?;
-        let mut recovery = Recovery::default();
+            .await?
+        {
+            match self.catalog.ingest_owner(document.id).await? {
+                Some(owner) if crate::owner::is_alive(&owner) => {
+                    tracing::warn!(document = %document.name, %owner, "another running process is still adding this document; left alone");
+                    recovery.in_progress.push(document.name);
+                }
+                _ => interrupted.push(document),
+            }
+        }
         if interrupted.is_empty() {
             return Ok(recovery);
         }
         let store = if self.has_index().await? {
-            Some(self.store().await?)
+            match self.store().await {
+                Ok(store) => Some(store),
+                // The rows are not searchable as they are, so the library is still
+                // worth opening on a full disk; the next start with room cleans up.
+                Err(crate::Error::Store(crate::store::StoreError::Disk(no_room))) => {
+                    tracing::warn!(%no_room, "interrupted ingestions are cleaned up once the disk has room");
+                    return Ok(recovery);
+                }
+                Err(err) => return Err(err),
+            }
         } else {
             None
         };
@@ -610,37 +636,70 @@ async fn resolve_location(catalog: &Catalog, qdrant: &QdrantOptions) -> Result<S
     }
 }
 
-fn acquire_lock(root: &Path) -> Result<File> {
+/// The process's hold on a library: OS locks released only when the process lets go
+/// of them or ends, so a crash never leaves the library locked.
+struct LibraryLock {
+    /// The lock every PageTree version takes; it also names the holder's process.
+    _file: File,
+    /// The library folder itself, locked as well: `library.lock` can be removed while
+    /// its lock is held, and a second process would then lock a new file of the same
+    /// name and take the library (issue 16: its start-up clean-up deleted the first
+    /// process's document mid-ingestion). A folder with a catalog in it cannot be
+    /// removed or replaced that way.
+    #[cfg(unix)]
+    _folder: Option<File>,
+}
+
+fn acquire_lock(root: &Path) -> Result<LibraryLock> {
     let path = root.join(LOCK_FILE);
     let folder_error = |err: std::io::Error| LibraryError::Folder {
         path: root.display().to_string(),
         detail: err.to_string(),
     };
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .write(true)
-        .open(&path)
-        .map_err(folder_error)?;
+    let in_use = || {
+        let pid = std::fs::read_to_string(&path)
+            .ok()
+            .map(|pid| pid.trim().to_string())
+            .filter(|pid| !pid.is_empty())
+            .map(|pid| format!(" (process {pid})"))
+            .unwrap_or_default();
+        LibraryError::InUse {
+            path: root.display().to_string(),
+            pid,
+        }
+    };
+    #[cfg(unix)]
+    let folder = {
+        let folder = File::open(root).map_err(folder_error)?;
+        match folder.try_lock() {
+            Ok(()) => Some(folder),
+            Err(std::fs::TryLockError::WouldBlock) => return Err(in_use().into()),
+            // NFS emulates these locks with ones a folder opened for reading cannot
+            // take; the file lock and the writers recorded on half-written documents
+            // still keep the library whole there.
+            Err(std::fs::TryLockError::Error(err)) => {
+                tracing::warn!(%err, path = %root.display(), "the library folder cannot be locked; relying on library.lock");
+                None
+            }
+        }
+    };
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).truncate(false).read(true).write(true);
+    // Windows refuses to delete a file some process opened without sharing deletion,
+    // which keeps the lock file in place as long as it is held.
+    #[cfg(windows)]
+    std::os::windows::fs::OpenOptionsExt::share_mode(&mut options, 0x1 | 0x2);
+    let mut file = options.open(&path).map_err(folder_error)?;
     match file.try_lock() {
         Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            let pid = std::fs::read_to_string(&path)
-                .ok()
-                .map(|pid| pid.trim().to_string())
-                .filter(|pid| !pid.is_empty())
-                .map(|pid| format!(" (process {pid})"))
-                .unwrap_or_default();
-            return Err(LibraryError::InUse {
-                path: root.display().to_string(),
-                pid,
-            }
-            .into());
-        }
+        Err(std::fs::TryLockError::WouldBlock) => return Err(in_use().into()),
         Err(std::fs::TryLockError::Error(err)) => return Err(folder_error(err).into()),
     }
     file.set_len(0).map_err(folder_error)?;
     write!(file, "{}", std::process::id()).map_err(folder_error)?;
-    Ok(file)
+    Ok(LibraryLock {
+        _file: file,
+        #[cfg(unix)]
+        _folder: folder,
+    })
 }

@@ -50,6 +50,12 @@ impl Library {
             return Err(LibraryError::AlreadyThere(target_location.describe()).into());
         }
         let source = self.store().await?;
+        let needed = match target_location {
+            StoreLocation::Embedded => crate::disk::for_nodes(source.count(None).await?),
+            // Only the catalog is written here.
+            StoreLocation::Remote(_) => crate::disk::WRITE_MARGIN,
+        };
+        crate::disk::ensure_room(self.root(), needed, crate::disk::Task::Migrate)?;
         let dimension = self.dimension().await?;
         let destination = self.open_store(&target_location, dimension, true).await?;
         let documents = self

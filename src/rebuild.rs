@@ -97,6 +97,11 @@ impl Library {
         progress: &dyn Progress,
     ) -> Result<usize> {
         let live = self.index_dir();
+        let measured = live.clone();
+        let needed = tokio::task::spawn_blocking(move || crate::disk::for_rewrite(&measured))
+            .await
+            .map_err(|err| crate::store::StoreError::Engine(err.to_string()))?;
+        crate::disk::ensure_room(&live, needed, crate::disk::Task::Rebuild)?;
         let staging = sibling(&live, STAGING_SUFFIX);
         let retired = sibling(&live, RETIRED_SUFFIX);
         let old = self.store().await?;

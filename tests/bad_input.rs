@@ -457,3 +457,157 @@ async fn a_new_library_is_private_to_its_user() {
     }
     assert!(catalog_files >= 1, "the catalog is there");
 }
+
+/// A small tmpfs mounted for one test, unmounted when dropped.
+struct SmallDisk {
+    mount_point: tempfile::TempDir,
+}
+
+impl SmallDisk {
+    /// Mounts a tmpfs of `megabytes`; none, with the reason printed, where this test
+    /// may not mount file systems (mounting needs root).
+    fn mount(megabytes: u64) -> Option<Self> {
+        let mount_point = tempfile::tempdir().expect("temp dir");
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={megabytes}m"), "tmpfs"])
+            .arg(mount_point.path())
+            .output();
+        match mounted {
+            Ok(output) if output.status.success() => Some(Self { mount_point }),
+            Ok(output) => {
+                eprintln!(
+                    "skipped: cannot mount a {megabytes} MB tmpfs for a full disk: {}",
+                    text(&output.stderr).trim()
+                );
+                None
+            }
+            Err(err) => {
+                eprintln!("skipped: cannot run mount for a full disk: {err}");
+                None
+            }
+        }
+    }
+
+    fn path(&self) -> &Path {
+        self.mount_point.path()
+    }
+
+    /// Fills the disk until `megabytes` are left.
+    fn fill_leaving(&self, megabytes: u64) {
+        use std::io::Write;
+        let mut filler = std::fs::File::create(self.path().join("filler")).expect("filler");
+        let block = vec![1u8; 1 << 20];
+        while fs4::available_space(self.path()).expect("free space") > (megabytes + 1) << 20 {
+            filler.write_all(&block).expect("fills");
+        }
+        filler.sync_all().expect("synced");
+    }
+
+    fn free_filler(&self) {
+        std::fs::remove_file(self.path().join("filler")).expect("frees");
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        // Lazily: the engine's threads may let go of their files a moment after the
+        // library is dropped.
+        let _ = Command::new("umount")
+            .arg("-l")
+            .arg(self.mount_point.path())
+            .status();
+    }
+}
+
+/// Asserts that a command on a full disk ended on its own, with the sentence.
+fn refused_for_room(output: &std::process::Output, what: &str) {
+    use std::os::unix::process::ExitStatusExt;
+    let stderr = text(&output.stderr);
+    assert_eq!(
+        output.status.signal(),
+        None,
+        "{what} was killed by a signal on a full disk; it printed:\n{stderr}"
+    );
+    assert!(!output.status.success(), "{what} succeeded on a full disk");
+    assert!(
+        stderr.contains("the disk holding the library has ")
+            && stderr.contains("MB free; PageTree needs about "),
+        "{what} did not say why: {stderr}"
+    );
+}
+
+#[tokio::test]
+async fn a_full_disk_stops_commands_with_a_sentence_and_the_library_still_opens() {
+    let Some(disk) = SmallDisk::mount(128) else {
+        return;
+    };
+    let root = disk.path().join("library");
+    {
+        let library = open_library(&root).await;
+        library
+            .ingest(&fixture("multipage.pdf"), &pagetree::ingest::NoProgress)
+            .await
+            .expect("adds while there is room");
+        // And one that a process that is gone left half-written.
+        let interrupted = library
+            .catalog()
+            .begin_document("hash", "interrupted.pdf", "/interrupted.pdf")
+            .await
+            .expect("begins");
+        sqlx::query("UPDATE documents SET ingest_owner = NULL WHERE id = ?")
+            .bind(interrupted.id)
+            .execute(library.catalog().pool())
+            .await
+            .expect("of no live process");
+    }
+    disk.fill_leaving(4);
+    let spanish = fixture("spanish.pdf");
+    let spanish_arg = spanish.to_str().expect("a UTF-8 fixture path");
+    refused_for_room(&cli(&root, &["ingest", spanish_arg]), "ingest");
+    refused_for_room(&cli(&root, &["search", "page"]), "search");
+    refused_for_room(&cli(&root, &["delete", "multipage"]), "delete");
+
+    let docs = cli(&root, &["docs"]);
+    assert!(docs.status.success(), "docs: {}", text(&docs.stderr));
+    assert!(text(&docs.stdout).contains("multipage"));
+    let (library, _) = Library::open(&root, OpenOptions::default())
+        .await
+        .expect("the library opens on the full disk");
+    let names: Vec<String> = library
+        .documents()
+        .await
+        .expect("lists")
+        .into_iter()
+        .map(|document| document.name)
+        .collect();
+    assert_eq!(names, ["multipage", "interrupted"]);
+    let err = library
+        .ingest(&spanish, &pagetree::ingest::NoProgress)
+        .await
+        .expect_err("no room");
+    assert!(
+        err.to_string()
+            .starts_with("the disk holding the library has "),
+        "{err}"
+    );
+    assert_eq!(
+        library.documents().await.expect("lists").len(),
+        2,
+        "nothing half-added"
+    );
+    drop(library);
+
+    disk.free_filler();
+    let (library, recovery) = Library::open(&root, OpenOptions::default())
+        .await
+        .expect("opens");
+    assert_eq!(
+        recovery.cleaned,
+        ["interrupted"],
+        "cleaned up once there is room"
+    );
+    library
+        .ingest(&spanish, &pagetree::ingest::NoProgress)
+        .await
+        .expect("adds once there is room again");
+}

@@ -4,15 +4,18 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 
 use common::{cli, filing, open_library, text};
 use pagetree::catalog::DocumentStatus;
 use pagetree::ingest::{IngestOutcome, NoProgress};
+use pagetree::library::{Library, OpenOptions};
 use pagetree::tree::check_invariants;
 
-/// Starts `pagetree ingest` and kills it with SIGKILL once its progress shows `stage`.
-fn kill_during(library: &std::path::Path, file: &std::path::Path, stage: &str) {
+/// Starts `pagetree ingest` and returns it once its progress shows `stage`, with what
+/// it printed until then.
+fn ingest_until(library: &Path, file: &Path, stage: &str) -> (Child, Vec<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pagetree"))
         .arg("--library")
         .arg(library)
@@ -29,10 +32,16 @@ fn kill_during(library: &std::path::Path, file: &std::path::Path, stage: &str) {
         let reached = line.contains(stage);
         seen.push(line);
         if reached {
-            child.kill().expect("SIGKILL");
             break;
         }
     }
+    (child, seen)
+}
+
+/// Starts `pagetree ingest` and kills it with SIGKILL once its progress shows `stage`.
+fn kill_during(library: &Path, file: &Path, stage: &str) {
+    let (mut child, seen) = ingest_until(library, file, stage);
+    child.kill().expect("SIGKILL");
     let status = child.wait().expect("waits");
     assert!(
         !status.success(),
@@ -80,4 +89,115 @@ async fn killed_while_indexing_then_reopened_and_reingested() {
     drop(library);
     let output = cli(&library_dir, &["docs"]);
     assert!(text(&output.stdout).contains("3M_2018_10K"));
+}
+
+/// Whether opening `root` now is refused because another holder has the library.
+async fn refused_as_in_use(root: &Path) -> bool {
+    match Library::open(root, OpenOptions::default()).await {
+        Ok(_) => false,
+        Err(err) => {
+            let message = err.to_string();
+            assert!(
+                message.contains("in use"),
+                "refused for another reason: {message}"
+            );
+            true
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_removed_lock_file_does_not_let_a_second_handle_in() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("library");
+    let first = open_library(&root).await;
+    assert!(refused_as_in_use(&root).await, "the lock holds");
+    std::fs::remove_file(root.join("library.lock")).expect("removes the lock file");
+    assert!(
+        refused_as_in_use(&root).await,
+        "removing library.lock let a second handle open the library"
+    );
+    drop(first);
+    open_library(&root).await;
+}
+
+/// The case from issue 16: `rm library.lock` during an ingestion, then a second process
+/// opened the library and its start-up clean-up deleted the document being written.
+#[tokio::test]
+async fn a_removed_lock_file_does_not_let_another_process_clean_up_a_live_ingestion() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("library");
+    let (mut child, seen) = ingest_until(&root, &filing("3M_2018_10K.pdf"), "embedding 0/");
+    std::fs::remove_file(root.join("library.lock")).expect("removes the lock file");
+    let refused = refused_as_in_use(&root).await;
+    let second = cli(&root, &["delete", "3M_2018_10K"]);
+    let docs = cli(&root, &["docs", "--json"]);
+    child.kill().expect("SIGKILL");
+    child.wait().expect("waits");
+    assert!(
+        refused,
+        "a second open was let in; the ingestion printed:\n{}",
+        seen.join("\n")
+    );
+    assert!(
+        !second.status.success() && text(&second.stderr).contains("in use"),
+        "a second process was let in: {}",
+        text(&second.stderr)
+    );
+    let listed: serde_json::Value = serde_json::from_slice(&docs.stdout).expect("json");
+    assert_eq!(
+        listed[0]["status"], "ingesting",
+        "the live ingestion's document is still there"
+    );
+    let library = open_library(&root).await;
+    assert!(
+        library.documents().await.expect("docs").is_empty(),
+        "once its process is gone, the partial document is cleaned up"
+    );
+}
+
+/// Start-up removes a half-written document only when the process writing it is gone,
+/// whatever the lock said (an older PageTree locks only the file).
+#[tokio::test]
+async fn start_up_leaves_a_document_whose_writer_is_alive() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("library");
+    drop(open_library(&root).await);
+    let mut writer = Command::new("sleep").arg("60").spawn().expect("sleep runs");
+    let owner = pagetree::owner::token(writer.id()).unwrap_or_else(|| format!("{}:", writer.id()));
+    {
+        let catalog = Library::open_catalog(&root).await.expect("catalog");
+        let document = catalog
+            .begin_document("hash", "live.pdf", "/live.pdf")
+            .await
+            .expect("begins");
+        sqlx::query("UPDATE documents SET ingest_owner = ? WHERE id = ?")
+            .bind(&owner)
+            .bind(document.id)
+            .execute(catalog.pool())
+            .await
+            .expect("records the other writer");
+        catalog.pool().close().await;
+    }
+    let (library, recovery) = Library::open(&root, OpenOptions::default())
+        .await
+        .expect("opens");
+    let names: Vec<String> = library
+        .documents()
+        .await
+        .expect("docs")
+        .into_iter()
+        .map(|document| document.name)
+        .collect();
+    drop(library);
+    writer.kill().expect("kills");
+    writer.wait().expect("waits");
+    assert_eq!(names, ["live"], "the live writer's document was removed");
+    assert_eq!(recovery.in_progress, ["live"]);
+    assert!(recovery.cleaned.is_empty());
+    let (library, recovery) = Library::open(&root, OpenOptions::default())
+        .await
+        .expect("opens");
+    assert_eq!(recovery.cleaned, ["live"], "once its writer is gone");
+    assert!(library.documents().await.expect("docs").is_empty());
 }

@@ -301,6 +301,9 @@ async fn open(root: &std::path::Path, args: &Args) -> Result<Library> {
     for name in recovery.cleaned {
         warn_line!("note: the ingestion of {name} was interrupted last time; its partial data was removed, add it again to finish");
     }
+    for name in recovery.in_progress {
+        warn_line!("note: {name} is still being added by another PageTree process; it is not searchable until that finishes");
+    }
     Ok(library)
 }
 

@@ -21,6 +21,7 @@ use super::{
     Candidates, DenseLayout, Fusion, IndexedNode, QueryVectors, ScoredNode, SimilarityLists,
     StoreError, VectorStore, DENSE_VECTOR, SPARSE_VECTOR,
 };
+use crate::disk;
 use crate::tree::Node;
 
 /// The payload fields searches filter on; each is only ever matched by value.
@@ -40,6 +41,8 @@ const SEGMENTS: usize = 8;
 pub struct EdgeStore {
     shard: Arc<EdgeShard>,
     layout: DenseLayout,
+    /// The index folder, whose disk is checked for room before each write.
+    path: std::path::PathBuf,
 }
 
 impl EdgeStore {
@@ -60,6 +63,7 @@ impl EdgeStore {
             path: path.display().to_string(),
             detail: err.to_string(),
         };
+        disk::ensure_room(path, disk::ONE_WRITE, disk::Task::Open)?;
         std::fs::create_dir_all(path).map_err(|err| StoreError::Open {
             path: path.display().to_string(),
             detail: err.to_string(),
@@ -104,6 +108,7 @@ impl EdgeStore {
         Ok(Self {
             shard: Arc::new(shard),
             layout,
+            path: path.to_path_buf(),
         })
     }
 
@@ -207,6 +212,9 @@ impl VectorStore for EdgeStore {
     }
 
     async fn upsert(&self, nodes: Vec<IndexedNode>) -> Result<(), StoreError> {
+        // Checked at every write as well, so that a disk another program fills during
+        // an ingestion stops it with a message rather than a signal.
+        disk::ensure_room(&self.path, disk::ONE_WRITE, disk::Task::Write)?;
         let layout = self.layout;
         self.blocking(move |shard| {
             for chunk in nodes.chunks(UPSERT_BATCH) {
@@ -226,6 +234,7 @@ impl VectorStore for EdgeStore {
     }
 
     async fn delete_document(&self, doc_id: i64) -> Result<(), StoreError> {
+        disk::ensure_room(&self.path, disk::ONE_WRITE, disk::Task::Write)?;
         self.blocking(move |shard| {
             shard
                 .update(UpdateOperation::PointOperation(
@@ -285,6 +294,11 @@ impl VectorStore for EdgeStore {
     }
 
     async fn optimize(&self) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let needed = tokio::task::spawn_blocking(move || disk::for_rewrite(&path))
+            .await
+            .map_err(|err| StoreError::Engine(err.to_string()))?;
+        disk::ensure_room(&self.path, needed, disk::Task::Optimize)?;
         self.blocking(|shard| shard.optimize().map(|_| ()).map_err(engine))
             .await
     }

@@ -37,6 +37,8 @@ pub enum StoreError {
     Refused { url: String, detail: String },
     #[error("the Qdrant server at {url} failed: {detail}")]
     Remote { url: String, detail: String },
+    #[error(transparent)]
+    Disk(#[from] crate::disk::NoRoom),
 }
 
 /// A sparse vector in our own terms, so callers need not know the engine's types.
