@@ -529,6 +529,27 @@ export class DemoBackend implements Transport {
       });
       return structuredClone(this.settings);
     },
+    // The shell's rule (src/redact.rs), enough for the demo: a key typed (the demo keeps
+    // none), http://, and a host that is not this computer.
+    settings_warnings: async ({ settings }) => {
+      await this.wait(10);
+      const inClear = (what: string, url: string | null, typed: string | null): string | null => {
+        if (!url || !typed) return null;
+        let parsed: URL;
+        try {
+          parsed = new URL(url.trim());
+        } catch {
+          return null;
+        }
+        const host = parsed.hostname.replace(/^\[|\]$/g, '');
+        if (parsed.protocol !== 'http:' || /^(localhost|127\.\d+\.\d+\.\d+|::1)$/i.test(host)) return null;
+        return `the ${what} API key goes to ${url.trim()} over plain http://, readable by anyone on the network in between; use https:// for a server on another machine`;
+      };
+      return {
+        llm: inClear('LLM', settings.llm_base_url, settings.llm_api_key),
+        qdrant: settings.qdrant_mode === 'remote' ? inClear('Qdrant', settings.qdrant_url, settings.qdrant_api_key) : null,
+      };
+    },
     test_llm_connection: async ({ settings }) => {
       await this.wait(400);
       if (!settings.llm_base_url || !settings.llm_model) {

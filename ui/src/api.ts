@@ -310,6 +310,12 @@ export interface AppSettings {
   defaults: StrategyDefaults;
 }
 
+/** Why a key would cross the network in clear, a server; null when it would not. */
+export interface KeyWarnings {
+  llm: string | null;
+  qdrant: string | null;
+}
+
 export interface ConnectionTest {
   ok: boolean;
   message: string;
@@ -391,6 +397,7 @@ export interface Commands {
   get_settings: { args: Record<string, never>; result: AppSettings };
   save_settings: { args: { settings: AppSettings }; result: AppSettings };
   test_llm_connection: { args: { settings: AppSettings }; result: ConnectionTest };
+  settings_warnings: { args: { settings: AppSettings }; result: KeyWarnings };
 }
 
 export type CommandName = keyof Commands;
@@ -533,6 +540,7 @@ export const api = {
   getSettings: () => call('get_settings', none),
   saveSettings: (settings: AppSettings) => call('save_settings', { settings }),
   testLlmConnection: (settings: AppSettings) => call('test_llm_connection', { settings }),
+  settingsWarnings: (settings: AppSettings) => call('settings_warnings', { settings }),
 };
 
 // Page images are the heaviest calls (a PNG rendered by PDFium per page): keep the

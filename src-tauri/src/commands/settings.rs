@@ -12,6 +12,7 @@ use tauri::State;
 
 use crate::app_settings::{filled, validate, AppSettings, Preferences, QdrantMode};
 use crate::error::{CommandError, CommandResult};
+use crate::key_warnings::{key_warnings, KeyWarnings, StoredKeys};
 use crate::keys::{KeyStorage, KeyStore};
 use crate::llm::{may_send_stored_key, settings_for, test_connection, ConnectionTest};
 use crate::state::AppState;
@@ -178,4 +179,24 @@ pub async fn test_llm_connection(
         });
     };
     Ok(test_connection(llm).await)
+}
+
+/// The warnings about a key sent in clear for the settings in the form (or, with the
+/// key fields empty, as saved), to show beside the URL each concerns.
+#[tauri::command]
+pub async fn settings_warnings(
+    state: State<'_, AppState>,
+    settings: AppSettings,
+) -> CommandResult<KeyWarnings> {
+    let stored = StoredKeys {
+        llm: read_key(&state.keys)
+            .await
+            .0
+            .is_some_and(|key| !key.is_empty()),
+        qdrant: read_key(&state.qdrant_keys)
+            .await
+            .0
+            .is_some_and(|key| !key.is_empty()),
+    };
+    Ok(key_warnings(&settings, stored))
 }
