@@ -59,6 +59,7 @@ mod tests {
             llm_model: Some("smol".into()),
             llm_api_key: None,
             llm_key_storage: String::new(),
+            llm_answer_deadline_secs: pagetree::settings::DEFAULT_ANSWER_DEADLINE_SECS,
             embedding_model_dir: None,
             embedding_model: String::new(),
             dense_model: None,

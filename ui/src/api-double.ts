@@ -39,7 +39,7 @@ import type {
   Transport,
   Unlisten,
 } from './api';
-import { DEFAULT_SECTION_SCORING, defaultFusion, defaultStrategies } from './api';
+import { ANSWER_DEADLINE, DEFAULT_SECTION_SCORING, defaultFusion, defaultStrategies } from './api';
 import { findCitations } from './citations';
 import { DENSE_MODELS } from './model-choice';
 import { analyseDemoQuestion, correctDemoCardAll } from './demo-cards';
@@ -334,6 +334,7 @@ export class DemoBackend implements Transport {
     llm_model: 'demo-model',
     llm_api_key: null,
     llm_key_storage: 'not stored (demo data: nothing leaves this page)',
+    llm_answer_deadline_secs: ANSWER_DEADLINE.default,
     embedding_model_dir: '~/.local/share/pagetree/assets/bge-small-en-v1.5',
     embedding_model: 'multilingual-e5-small',
     dense_model: 'e5-small',
@@ -514,6 +515,10 @@ export class DemoBackend implements Transport {
       if (settings.qdrant_mode === 'remote' && settings.qdrant_url !== this.settings.qdrant_url) await this.wait(400);
       if (settings.llm_base_url && !/^https?:\/\//.test(settings.llm_base_url)) {
         throw `The LLM base URL must start with http:// or https:// (got “${settings.llm_base_url}”).`;
+      }
+      const deadline = settings.llm_answer_deadline_secs;
+      if (!Number.isInteger(deadline) || deadline < ANSWER_DEADLINE.min || deadline > ANSWER_DEADLINE.max) {
+        throw `the time one answer may take must be between ${ANSWER_DEADLINE.min} seconds and ${ANSWER_DEADLINE.max / 60} minutes, not ${deadline} seconds`;
       }
       const model = settings.dense_model ?? this.settings.dense_model ?? 'minilm';
       if (model !== this.settings.dense_model) await this.wait(400);

@@ -291,6 +291,25 @@ describe('the app on the demo backend', () => {
     );
   });
 
+  it('saves how long one answer may take, refusing a time out of bounds in words', async () => {
+    location.hash = '#settings';
+    await until(() => !view('settings').hidden, 'settings');
+    const settings = view('settings');
+    const deadline = settings.querySelector<HTMLInputElement>('[data-testid="llm-deadline"]')!;
+    await until(() => deadline.value === '300', 'the saved deadline');
+    click(settings.querySelector('#qdrant-embedded'));
+    deadline.value = '5';
+    click(settings.querySelector('[data-testid="settings-save"]'));
+    const refused = await until(() => settings.querySelector('.save-result.error'), 'the refusal');
+    expect(refused.textContent).toMatch(/one answer may take must be a whole number of seconds from 10 to 3600/);
+    expect(deadline.getAttribute('aria-invalid')).toBe('true');
+    deadline.value = '120';
+    click(settings.querySelector('[data-testid="settings-save"]'));
+    await until(() => settings.querySelector('.save-result.ok'), 'saved');
+    expect((await demo.invoke('get_settings', {})).llm_answer_deadline_secs).toBe(120);
+    expect(deadline.value).toBe('120');
+  });
+
   it('warns beside the URL when a key would go to another machine over plain http', async () => {
     location.hash = '#settings';
     await until(() => !view('settings').hidden, 'settings');

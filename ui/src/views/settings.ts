@@ -2,6 +2,7 @@
 // defaults every other view starts from.
 
 import {
+  ANSWER_DEADLINE,
   api,
   defaultFusion,
   errorMessage,
@@ -43,6 +44,15 @@ const llmKeyWarning = h('p', {
   role: 'status',
   'data-testid': 'llm-key-warning',
   hidden: true,
+});
+const deadline = h('input', {
+  id: 'set-llm-deadline',
+  type: 'number',
+  min: ANSWER_DEADLINE.min,
+  max: ANSWER_DEADLINE.max,
+  step: 1,
+  inputmode: 'numeric',
+  'data-testid': 'llm-deadline',
 });
 const testButton = h('button', { type: 'button', class: 'secondary' }, 'Test connection');
 const testResult = h('p', { class: 'test-result', role: 'status' });
@@ -159,6 +169,7 @@ function count(input: HTMLInputElement): number | null {
 function fill(settings: AppSettings): void {
   baseUrl.value = text(settings.llm_base_url);
   model.value = text(settings.llm_model);
+  deadline.value = String(settings.llm_answer_deadline_secs);
   apiKey.value = '';
   keyNote.textContent =
     `Key storage: ${settings.llm_key_storage}. The key is kept in the OS keyring when one is available; ` +
@@ -209,6 +220,15 @@ function read(): AppSettings | null {
   const badUrl = url !== null && !/^https?:\/\/\S+$/i.test(url);
   markInvalid(baseUrl, badUrl);
   if (badUrl) problems.push('The LLM base URL must start with http:// or https://');
+  const seconds = Number(deadline.value.trim());
+  const badDeadline =
+    deadline.value.trim() === '' || !Number.isInteger(seconds) || seconds < ANSWER_DEADLINE.min || seconds > ANSWER_DEADLINE.max;
+  markInvalid(deadline, badDeadline);
+  if (badDeadline) {
+    problems.push(
+      `The time one answer may take must be a whole number of seconds from ${ANSWER_DEADLINE.min} to ${ANSWER_DEADLINE.max} (${ANSWER_DEADLINE.max / 60} minutes)`,
+    );
+  }
   const remoteUrl = orNull(qdrantUrl);
   const badRemoteUrl = mode() === 'remote' && (remoteUrl === null || !/^https?:\/\/\S+$/i.test(remoteUrl));
   markInvalid(qdrantUrl, badRemoteUrl);
@@ -225,6 +245,7 @@ function read(): AppSettings | null {
     llm_model: orNull(model),
     llm_api_key: apiKey.value === '' ? null : apiKey.value,
     llm_key_storage: base?.llm_key_storage ?? '',
+    llm_answer_deadline_secs: seconds,
     embedding_model_dir: orNull(embedDir),
     dense_model: chosenDenseModel(),
     qdrant_mode: mode(),
@@ -306,6 +327,12 @@ export function createSettingsView(): HTMLElement {
       llmKeyWarning,
       field('Model', model),
       h('div', { class: 'field' }, h('label', { for: apiKey.id }, 'API key'), apiKey, keyNote),
+      field(
+        'Longest answer (seconds)',
+        deadline,
+        `How long one answer may take in all; what arrived by then is shown, marked as cut short. ` +
+          `${ANSWER_DEADLINE.min} to ${ANSWER_DEADLINE.max} (an hour).`,
+      ),
       h('div', { class: 'actions' }, testButton),
       testResult,
     ),
