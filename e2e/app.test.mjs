@@ -260,7 +260,17 @@ e2eTest('settings take a real local model and its connection test passes', async
   await go('settings');
   const url = await browser.$('#set-llm-url');
   await url.waitForExist({ timeout: 10_000 });
+  assert.equal(await (await browser.$('[data-testid="llm-deadline"]')).getValue(), '300');
+  // A key bound for another machine over plain http is named beside the URL, in words.
+  const key = await browser.$('[data-testid="llm-key"]');
+  const warning = await browser.$('[data-testid="llm-key-warning"]');
+  await url.setValue('http://llm.example:8080/v1');
+  await key.setValue('sk-not-a-real-key');
+  await warning.waitForDisplayed({ timeout: 10_000, timeoutMsg: 'no warning about the key in clear' });
+  assert.match(await warning.getText(), /API key goes to http:\/\/llm\.example:8080\/v1 over plain http:\/\//);
+  await key.clearValue();
   await url.setValue(LLM_URL);
+  await warning.waitForDisplayed({ reverse: true, timeout: 10_000, timeoutMsg: 'the warning stayed for a local server' });
   await (await browser.$('#set-llm-model')).setValue('smollm2');
   await (await browser.$('button=Test connection')).click();
   const result = await browser.$('p.test-result');

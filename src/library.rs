@@ -186,6 +186,8 @@ impl Library {
         };
         crate::private_files::create_dir_all(root).map_err(folder_error)?;
         let lock = acquire_lock(root)?;
+        // Before the catalog opens: SQLite gives a new -wal the catalog's mode.
+        make_private(root);
         crate::private_files::create_file(&root.join(CATALOG_FILE)).map_err(folder_error)?;
         let catalog = Catalog::open(&root.join(CATALOG_FILE)).await?;
         let mut settings = LibrarySettings::load_and_record(&catalog).await?;
@@ -599,6 +601,37 @@ impl Library {
     }
 }
 
+/// What PageTree keeps in a library folder (besides the folder itself); anything else a
+/// person put there is theirs.
+const OWNED: [&str; 8] = [
+    CATALOG_FILE,
+    "catalog.sqlite-wal",
+    "catalog.sqlite-shm",
+    LOCK_FILE,
+    INDEX_DIR,
+    // A rebuild's new and old index, left by one interrupted (see `rebuild`).
+    "index.rebuilding",
+    "index.retired",
+    OPAQUE_COPIES_DIR,
+];
+
+/// Copies of PDFs kept under names that do not give them away (`bench --rename-opaque`).
+pub const OPAQUE_COPIES_DIR: &str = "opaque-copies";
+
+/// Makes a library made before files were private (0644 in a 0755 folder) the user's
+/// alone. Every open, because it costs a stat a file and the index engine may still make
+/// files by the umask (the folder keeps others out of them). Never fails the open: a
+/// file someone else owns stays as it is, with a warning.
+fn make_private(root: &Path) {
+    let mut refused = crate::private_files::tighten_one(root);
+    for name in OWNED {
+        refused.extend(crate::private_files::tighten(&root.join(name)));
+    }
+    for (path, err) in refused {
+        tracing::warn!(path = %path.display(), %err, "could not make this library file private to you; others on this computer may read it");
+    }
+}
+
 /// Where the library's vectors are for this run, checked before anything is written:
 /// a remote server must answer, and a URL on the command line may only choose the
 /// server for a library that has no documents yet.
@@ -685,6 +718,8 @@ fn acquire_lock(root: &Path) -> Result<LibraryLock> {
     };
     let mut options = std::fs::OpenOptions::new();
     options.create(true).truncate(false).read(true).write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     // Windows refuses to delete a file some process opened without sharing deletion,
     // which keeps the lock file in place as long as it is held.
     #[cfg(windows)]

@@ -18,6 +18,14 @@ pub const DEFAULT_BM25_LANGUAGE: &str = "english";
 /// than they hold the answer. Worth measuring again with a longer-window model.
 pub const DEFAULT_PAGE_WINDOWS: usize = 1;
 pub const MAX_PAGE_WINDOWS: usize = 16;
+/// Seconds one answer may take from the question to its last token (see
+/// [`crate::llm::LlmSettings::answer_deadline`]): a small model on a CPU answers in a
+/// minute or two, five is well beyond any honest answer.
+pub const DEFAULT_ANSWER_DEADLINE_SECS: u64 = 300;
+/// Less than this and a slow model's every answer is cut short.
+pub const MIN_ANSWER_DEADLINE_SECS: u64 = 10;
+/// An hour: beyond it a stuck answer would hold the library as if it had none.
+pub const MAX_ANSWER_DEADLINE_SECS: u64 = 3600;
 /// The dense model of a new library.
 pub const DEFAULT_DENSE_MODEL: DenseModel = DenseModel::MiniLm;
 
@@ -52,6 +60,10 @@ pub struct LibrarySettings {
     /// OpenAI-compatible endpoint for descriptions and answers; none means offline.
     pub llm_base_url: Option<String>,
     pub llm_model: Option<String>,
+    /// Seconds one answer may take, retries included; what arrived by then is kept and
+    /// marked as cut short. Libraries saved before read as the default.
+    #[serde(default = "default_answer_deadline")]
+    pub llm_answer_deadline_secs: u64,
 }
 
 impl Default for LibrarySettings {
@@ -67,8 +79,13 @@ impl Default for LibrarySettings {
             dense_model: DEFAULT_DENSE_MODEL,
             llm_base_url: None,
             llm_model: None,
+            llm_answer_deadline_secs: DEFAULT_ANSWER_DEADLINE_SECS,
         }
     }
+}
+
+fn default_answer_deadline() -> u64 {
+    DEFAULT_ANSWER_DEADLINE_SECS
 }
 
 fn embed_page_text_default() -> bool {
@@ -118,6 +135,11 @@ impl LibrarySettings {
         Ok((settings, recorded))
     }
 
+    /// How long one answer may take.
+    pub fn answer_deadline(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.llm_answer_deadline_secs)
+    }
+
     pub async fn save(&self, catalog: &Catalog) -> Result<(), CatalogError> {
         catalog.set_json_setting(SETTINGS_KEY, self).await
     }
@@ -139,8 +161,19 @@ impl LibrarySettings {
                 self.page_windows
             ));
         }
-        Ok(())
+        check_answer_deadline(self.llm_answer_deadline_secs)
     }
+}
+
+/// Checks the seconds one answer may take; returns the problem in words.
+pub fn check_answer_deadline(seconds: u64) -> Result<(), String> {
+    if (MIN_ANSWER_DEADLINE_SECS..=MAX_ANSWER_DEADLINE_SECS).contains(&seconds) {
+        return Ok(());
+    }
+    Err(format!(
+        "the time one answer may take must be between {MIN_ANSWER_DEADLINE_SECS} seconds and {} minutes, not {seconds} seconds",
+        MAX_ANSWER_DEADLINE_SECS / 60
+    ))
 }
 
 #[cfg(test)]
@@ -225,5 +258,40 @@ mod tests {
             ..LibrarySettings::default()
         };
         assert!(zero.validate().unwrap_err().contains("windows"));
+    }
+
+    #[test]
+    fn the_answer_deadline_is_saved_bounded_and_defaults_for_old_libraries() {
+        let mut old = serde_json::to_value(LibrarySettings::default()).expect("json");
+        old.as_object_mut()
+            .expect("object")
+            .remove("llm_answer_deadline_secs");
+        let read: LibrarySettings = serde_json::from_value(old).expect("old settings");
+        assert_eq!(
+            read.answer_deadline().as_secs(),
+            DEFAULT_ANSWER_DEADLINE_SECS
+        );
+        assert_eq!(read.validate(), Ok(()));
+
+        for seconds in [
+            0,
+            MIN_ANSWER_DEADLINE_SECS - 1,
+            MAX_ANSWER_DEADLINE_SECS + 1,
+        ] {
+            let settings = LibrarySettings {
+                llm_answer_deadline_secs: seconds,
+                ..LibrarySettings::default()
+            };
+            let problem = settings.validate().expect_err("out of bounds");
+            assert!(
+                problem.contains("between 10 seconds and 60 minutes"),
+                "{problem}"
+            );
+        }
+        let settings = LibrarySettings {
+            llm_answer_deadline_secs: MIN_ANSWER_DEADLINE_SECS,
+            ..LibrarySettings::default()
+        };
+        assert_eq!(settings.validate(), Ok(()));
     }
 }

@@ -458,6 +458,66 @@ async fn a_new_library_is_private_to_its_user() {
     assert!(catalog_files >= 1, "the catalog is there");
 }
 
+#[cfg(unix)]
+#[tokio::test]
+async fn a_library_made_before_private_files_is_made_private_when_opened() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("library");
+    let library = open_library(&root).await;
+    library
+        .ingest(&fixture("multipage.pdf"), &pagetree::ingest::NoProgress)
+        .await
+        .expect("ingests");
+    drop(library);
+    let copies = root.join(pagetree::library::OPAQUE_COPIES_DIR);
+    std::fs::create_dir_all(&copies).expect("copies");
+    std::fs::write(copies.join("doc-1.pdf"), b"%PDF-").expect("a copy");
+    let mine = root.join("notes.txt");
+    std::fs::write(&mine, b"the user's own").expect("a file of the user's");
+
+    // As an older version left them: every folder 0755, every file 0644.
+    let mut everything = vec![root.clone()];
+    let mut index = 0;
+    while index < everything.len() {
+        let path = everything[index].clone();
+        index += 1;
+        let mode = if path.is_dir() {
+            everything.extend(
+                std::fs::read_dir(&path)
+                    .expect("lists")
+                    .map(|entry| entry.expect("an entry").path()),
+            );
+            0o755
+        } else {
+            0o644
+        };
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+    assert!(
+        everything
+            .iter()
+            .any(|p| p.starts_with(root.join("index")) && p.is_file()),
+        "the index has files"
+    );
+
+    drop(open_library(&root).await);
+    for path in &everything {
+        let mode = std::fs::metadata(path)
+            .expect("metadata")
+            .permissions()
+            .mode()
+            & 0o777;
+        if path == &mine {
+            assert_eq!(mode, 0o644, "a file PageTree did not make keeps its mode");
+        } else if path.is_dir() {
+            assert_eq!(mode, 0o700, "{}", path.display());
+        } else {
+            assert_eq!(mode, 0o600, "{}", path.display());
+        }
+    }
+}
+
 /// A small tmpfs mounted for one test, unmounted when dropped.
 struct SmallDisk {
     mount_point: tempfile::TempDir,

@@ -62,6 +62,9 @@ pub struct AppSettings {
     pub llm_api_key: Option<String>,
     #[serde(default)]
     pub llm_key_storage: String,
+    /// Seconds one answer may take (the library's setting).
+    #[serde(default = "default_answer_deadline")]
+    pub llm_answer_deadline_secs: u64,
     pub embedding_model_dir: Option<String>,
     /// Read-only: the name of the model that made the library's dense vectors.
     #[serde(default)]
@@ -80,6 +83,10 @@ pub struct AppSettings {
     #[serde(default)]
     pub qdrant_cluster: ClusterSettings,
     pub defaults: StrategyDefaults,
+}
+
+fn default_answer_deadline() -> u64 {
+    pagetree::settings::DEFAULT_ANSWER_DEADLINE_SECS
 }
 
 /// A text field's value: trimmed, and none when blank.
@@ -124,6 +131,7 @@ pub fn validate(settings: &AppSettings) -> Result<(), String> {
         }
         _ => {}
     }
+    pagetree::settings::check_answer_deadline(settings.llm_answer_deadline_secs)?;
     if let Some(dir) = filled(&settings.embedding_model_dir) {
         if !std::path::Path::new(&dir).is_dir() {
             return Err(format!("the embedding model folder {dir} does not exist"));
@@ -147,6 +155,7 @@ mod tests {
             llm_model: None,
             llm_api_key: None,
             llm_key_storage: String::new(),
+            llm_answer_deadline_secs: default_answer_deadline(),
             embedding_model_dir: None,
             embedding_model: String::new(),
             dense_model: None,
@@ -199,6 +208,19 @@ mod tests {
     }
 
     #[test]
+    fn the_answer_deadline_is_checked_before_anything_is_saved() {
+        let mut s = settings();
+        s.llm_answer_deadline_secs = 0;
+        assert!(
+            validate(&s).unwrap_err().contains("one answer may take"),
+            "{:?}",
+            validate(&s)
+        );
+        s.llm_answer_deadline_secs = 120;
+        assert_eq!(validate(&s), Ok(()));
+    }
+
+    #[test]
     fn remote_qdrant_needs_a_url_and_a_sound_cluster_layout() {
         let mut s = settings();
         s.qdrant_mode = QdrantMode::Remote;
@@ -220,6 +242,10 @@ mod tests {
             "fusion":{"rrf_k":2,"dense_weight":1,"sparse_weight":1},"token_budget":null}}"#;
         let parsed: AppSettings = serde_json::from_str(json).expect("the UI's settings parse");
         assert_eq!(parsed.defaults.strategies.len(), 2);
+        assert_eq!(
+            parsed.llm_answer_deadline_secs, 300,
+            "the default when not sent"
+        );
         assert_eq!(parsed.defaults.strategies[0], Strategy::Flat { k: 5 });
     }
 }

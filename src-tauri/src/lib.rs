@@ -6,6 +6,7 @@ mod commands;
 mod downloads;
 mod error;
 mod ingest_queue;
+mod key_warnings;
 mod keys;
 mod llm;
 mod state;
@@ -93,6 +94,7 @@ pub fn run() -> tauri::Result<()> {
             commands::settings::get_settings,
             commands::settings::save_settings,
             commands::settings::test_llm_connection,
+            commands::settings::settings_warnings,
         ])
         .run(tauri::generate_context!())
 }

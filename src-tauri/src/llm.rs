@@ -4,6 +4,7 @@ use std::time::{Duration, Instant};
 
 use pagetree::describe::{ApiKey, LlmSettings};
 use pagetree::llm::LlmClient;
+use pagetree::settings::LibrarySettings;
 use serde::Serialize;
 
 /// How long "Test connection" waits for the server.
@@ -19,6 +20,18 @@ pub fn settings_for(
     let mut settings = LlmSettings::new(url, model);
     settings.api_key = ApiKey::new(api_key.unwrap_or_default());
     Some(settings)
+}
+
+/// The language model a library's settings name, with the answer deadline saved there:
+/// what the app's chat and proxy-pointer use.
+pub fn for_library(settings: &LibrarySettings, api_key: Option<String>) -> Option<LlmSettings> {
+    let mut llm = settings_for(
+        settings.llm_base_url.as_ref(),
+        settings.llm_model.as_ref(),
+        api_key,
+    )?;
+    llm.answer_deadline = settings.answer_deadline();
+    Some(llm)
 }
 
 /// Whether the stored key may go with a connection test to `url`: only to the server it
@@ -90,6 +103,20 @@ pub async fn test_connection(settings: LlmSettings) -> ConnectionTest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_library_s_answer_deadline_goes_with_its_model() {
+        let settings = LibrarySettings {
+            llm_base_url: Some("http://127.0.0.1:8080/v1".into()),
+            llm_model: Some("smol".into()),
+            llm_answer_deadline_secs: 42,
+            ..LibrarySettings::default()
+        };
+        let llm = for_library(&settings, None).expect("a model");
+        assert_eq!(llm.answer_deadline, Duration::from_secs(42));
+        assert_eq!(llm.model, "smol");
+        assert!(for_library(&LibrarySettings::default(), None).is_none());
+    }
 
     #[test]
     fn the_stored_key_goes_only_to_the_saved_server() {

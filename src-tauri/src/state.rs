@@ -101,11 +101,7 @@ pub async fn open_library(
         .await
         .map_err(|err| err.to_string())?;
     library.set_model_dir(filled(&preferences.embedding_model_dir).map(PathBuf::from));
-    let llm = crate::llm::settings_for(
-        library.settings().llm_base_url.as_ref(),
-        library.settings().llm_model.as_ref(),
-        api_key,
-    );
+    let llm = crate::llm::for_library(library.settings(), api_key);
     library.set_llm(llm);
     tracing::info!(root = %root.display(), "library open");
     Ok(library)

@@ -55,9 +55,10 @@ pub struct Args {
     #[arg(long, global = true, default_value_t = 60)]
     pub llm_timeout: u64,
     /// Seconds one whole LLM answer may take, retries included; what arrived by then is
-    /// kept and marked as cut short.
-    #[arg(long, global = true, default_value_t = 300)]
-    pub llm_deadline: u64,
+    /// kept and marked as cut short (default: the library's setting, 300 unless changed
+    /// in the app).
+    #[arg(long, global = true)]
+    pub llm_deadline: Option<u64>,
     /// A Qdrant server's gRPC address (e.g. http://qdrant.internal:6334, https for TLS)
     /// for a new library's vectors; a library remembers where its vectors are.
     #[arg(long, global = true, env = "PAGETREE_QDRANT_URL")]
@@ -273,7 +274,9 @@ fn llm_settings(args: &Args) -> Option<LlmSettings> {
     let mut settings = LlmSettings::new(url.trim(), args.llm_model.clone());
     settings.api_key = ApiKey::new(std::env::var(&args.llm_api_key_env).unwrap_or_default());
     settings.timeout = Duration::from_secs(args.llm_timeout.max(1));
-    settings.answer_deadline = Duration::from_secs(args.llm_deadline.max(1));
+    if let Some(seconds) = args.llm_deadline {
+        settings.answer_deadline = Duration::from_secs(seconds.max(1));
+    }
     Some(settings)
 }
 
@@ -297,7 +300,13 @@ async fn open(root: &std::path::Path, args: &Args) -> Result<Library> {
         llm: llm_settings(args),
         qdrant: qdrant_options(args),
     };
-    let (library, recovery) = Library::open(root, options).await?;
+    let (mut library, recovery) = Library::open(root, options).await?;
+    if args.llm_deadline.is_none() {
+        if let Some(mut llm) = library.llm_settings().cloned() {
+            llm.answer_deadline = library.settings().answer_deadline();
+            library.set_llm(Some(llm));
+        }
+    }
     for name in recovery.cleaned {
         warn_line!("note: the ingestion of {name} was interrupted last time; its partial data was removed, add it again to finish");
     }
@@ -328,6 +337,38 @@ mod tests {
             args(&["--llm-deadline", "0"]).answer_deadline,
             Duration::from_secs(1),
             "no deadline of zero"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_library_s_saved_deadline_holds_unless_the_flag_says_otherwise() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().join("library");
+        let (mut library, _) = Library::open(&root, OpenOptions::default())
+            .await
+            .expect("opens");
+        let settings = pagetree::settings::LibrarySettings {
+            llm_answer_deadline_secs: 42,
+            ..library.settings().clone()
+        };
+        library.update_settings(settings).await.expect("saved");
+        drop(library);
+
+        let deadline = |extra: &'static [&'static str]| {
+            let root = root.clone();
+            async move {
+                let mut line = vec!["pagetree", "--llm-url", "http://127.0.0.1:8080/v1"];
+                line.extend_from_slice(extra);
+                line.push("docs");
+                let args = Args::try_parse_from(line).expect("valid arguments");
+                let library = open(&root, &args).await.expect("opens");
+                library.llm_settings().expect("a model").answer_deadline
+            }
+        };
+        assert_eq!(deadline(&[]).await, Duration::from_secs(42));
+        assert_eq!(
+            deadline(&["--llm-deadline", "7"]).await,
+            Duration::from_secs(7)
         );
     }
 }

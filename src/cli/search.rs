@@ -455,12 +455,12 @@ fn opaque_copy(library: &Library, file: &std::path::Path) -> Result<PathBuf> {
     use sha2::{Digest, Sha256};
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
     let hash = hex::encode(Sha256::digest(&bytes));
-    let folder = library.root().join("opaque-copies");
-    std::fs::create_dir_all(&folder)
+    let folder = library.root().join(pagetree::library::OPAQUE_COPIES_DIR);
+    pagetree::private_files::create_dir_all(&folder)
         .with_context(|| format!("cannot create {}", folder.display()))?;
     let copy = folder.join(format!("doc-{}.pdf", &hash[..12]));
     if !copy.exists() {
-        std::fs::write(&copy, &bytes)
+        pagetree::private_files::write_new(&copy, &bytes)
             .with_context(|| format!("cannot write {}", copy.display()))?;
     }
     Ok(copy)

@@ -100,6 +100,14 @@ impl RemoteConfig {
         crate::redact::credentials(&self.url).into_owned()
     }
 
+    /// What to warn about when `api_key` would go to this server over plain `http://`
+    /// on another machine; nothing without a key or over https.
+    pub fn key_warning(&self, api_key: &ApiKey) -> Option<String> {
+        (!api_key.expose().is_empty())
+            .then(|| crate::redact::key_in_clear("Qdrant", &self.url))
+            .flatten()
+    }
+
     pub fn new(url: impl Into<String>, collection: impl Into<String>) -> Self {
         Self {
             url: url.into(),
@@ -126,10 +134,7 @@ impl RemoteStore {
     /// Connects and checks that the server answers; creates nothing.
     pub async fn connect(config: RemoteConfig, api_key: &ApiKey) -> Result<Self, StoreError> {
         let key = (!api_key.expose().is_empty()).then(|| api_key.expose().to_string());
-        if let Some(warning) = key
-            .as_ref()
-            .and_then(|_| crate::redact::key_in_clear("Qdrant", &config.url))
-        {
+        if let Some(warning) = config.key_warning(api_key) {
             tracing::warn!("{warning}");
         }
         let client = Qdrant::from_url(&config.url)

@@ -39,7 +39,7 @@ import type {
   Transport,
   Unlisten,
 } from './api';
-import { DEFAULT_SECTION_SCORING, defaultFusion, defaultStrategies } from './api';
+import { ANSWER_DEADLINE, DEFAULT_SECTION_SCORING, defaultFusion, defaultStrategies } from './api';
 import { findCitations } from './citations';
 import { DENSE_MODELS } from './model-choice';
 import { analyseDemoQuestion, correctDemoCardAll } from './demo-cards';
@@ -334,6 +334,7 @@ export class DemoBackend implements Transport {
     llm_model: 'demo-model',
     llm_api_key: null,
     llm_key_storage: 'not stored (demo data: nothing leaves this page)',
+    llm_answer_deadline_secs: ANSWER_DEADLINE.default,
     embedding_model_dir: '~/.local/share/pagetree/assets/bge-small-en-v1.5',
     embedding_model: 'multilingual-e5-small',
     dense_model: 'e5-small',
@@ -515,6 +516,10 @@ export class DemoBackend implements Transport {
       if (settings.llm_base_url && !/^https?:\/\//.test(settings.llm_base_url)) {
         throw `The LLM base URL must start with http:// or https:// (got “${settings.llm_base_url}”).`;
       }
+      const deadline = settings.llm_answer_deadline_secs;
+      if (!Number.isInteger(deadline) || deadline < ANSWER_DEADLINE.min || deadline > ANSWER_DEADLINE.max) {
+        throw `the time one answer may take must be between ${ANSWER_DEADLINE.min} seconds and ${ANSWER_DEADLINE.max / 60} minutes, not ${deadline} seconds`;
+      }
       const model = settings.dense_model ?? this.settings.dense_model ?? 'minilm';
       if (model !== this.settings.dense_model) await this.wait(400);
       this.settings = structuredClone({
@@ -528,6 +533,27 @@ export class DemoBackend implements Transport {
           : this.settings.llm_key_storage,
       });
       return structuredClone(this.settings);
+    },
+    // The shell's rule (src/redact.rs), enough for the demo: a key typed (the demo keeps
+    // none), http://, and a host that is not this computer.
+    settings_warnings: async ({ settings }) => {
+      await this.wait(10);
+      const inClear = (what: string, url: string | null, typed: string | null): string | null => {
+        if (!url || !typed) return null;
+        let parsed: URL;
+        try {
+          parsed = new URL(url.trim());
+        } catch {
+          return null;
+        }
+        const host = parsed.hostname.replace(/^\[|\]$/g, '');
+        if (parsed.protocol !== 'http:' || /^(localhost|127\.\d+\.\d+\.\d+|::1)$/i.test(host)) return null;
+        return `the ${what} API key goes to ${url.trim()} over plain http://, readable by anyone on the network in between; use https:// for a server on another machine`;
+      };
+      return {
+        llm: inClear('LLM', settings.llm_base_url, settings.llm_api_key),
+        qdrant: settings.qdrant_mode === 'remote' ? inClear('Qdrant', settings.qdrant_url, settings.qdrant_api_key) : null,
+      };
     },
     test_llm_connection: async ({ settings }) => {
       await this.wait(400);

@@ -286,6 +286,9 @@ export interface StrategyDefaults {
   token_budget: number | null;
 }
 
+/** The shell's bounds and default for `llm_answer_deadline_secs` (src/settings.rs). */
+export const ANSWER_DEADLINE = { min: 10, max: 3600, default: 300 } as const;
+
 /** The dense embedding models a library can be made with, as settings name them. */
 export type DenseModelId = 'minilm' | 'e5-small';
 
@@ -296,6 +299,8 @@ export interface AppSettings {
   llm_api_key: string | null;
   /** Where the key lives, as the shell says it, e.g. "OS keyring" or "not stored". */
   llm_key_storage: string;
+  /** Seconds one answer may take, retries included (10 s to 60 min); then it is cut short. */
+  llm_answer_deadline_secs: number;
   embedding_model_dir: string | null;
   /** Read-only: the name of the model that made the library's dense vectors. */
   embedding_model?: string;
@@ -308,6 +313,12 @@ export interface AppSettings {
   qdrant_key_storage: string;
   qdrant_cluster: ClusterSettings;
   defaults: StrategyDefaults;
+}
+
+/** Why a key would cross the network in clear, a server; null when it would not. */
+export interface KeyWarnings {
+  llm: string | null;
+  qdrant: string | null;
 }
 
 export interface ConnectionTest {
@@ -391,6 +402,7 @@ export interface Commands {
   get_settings: { args: Record<string, never>; result: AppSettings };
   save_settings: { args: { settings: AppSettings }; result: AppSettings };
   test_llm_connection: { args: { settings: AppSettings }; result: ConnectionTest };
+  settings_warnings: { args: { settings: AppSettings }; result: KeyWarnings };
 }
 
 export type CommandName = keyof Commands;
@@ -533,6 +545,7 @@ export const api = {
   getSettings: () => call('get_settings', none),
   saveSettings: (settings: AppSettings) => call('save_settings', { settings }),
   testLlmConnection: (settings: AppSettings) => call('test_llm_connection', { settings }),
+  settingsWarnings: (settings: AppSettings) => call('settings_warnings', { settings }),
 };
 
 // Page images are the heaviest calls (a PNG rendered by PDFium per page): keep the

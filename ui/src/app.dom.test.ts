@@ -291,6 +291,58 @@ describe('the app on the demo backend', () => {
     );
   });
 
+  it('saves how long one answer may take, refusing a time out of bounds in words', async () => {
+    location.hash = '#settings';
+    await until(() => !view('settings').hidden, 'settings');
+    const settings = view('settings');
+    const deadline = settings.querySelector<HTMLInputElement>('[data-testid="llm-deadline"]')!;
+    await until(() => deadline.value === '300', 'the saved deadline');
+    click(settings.querySelector('#qdrant-embedded'));
+    deadline.value = '5';
+    click(settings.querySelector('[data-testid="settings-save"]'));
+    const refused = await until(() => settings.querySelector('.save-result.error'), 'the refusal');
+    expect(refused.textContent).toMatch(/one answer may take must be a whole number of seconds from 10 to 3600/);
+    expect(deadline.getAttribute('aria-invalid')).toBe('true');
+    deadline.value = '120';
+    click(settings.querySelector('[data-testid="settings-save"]'));
+    await until(() => settings.querySelector('.save-result.ok'), 'saved');
+    expect((await demo.invoke('get_settings', {})).llm_answer_deadline_secs).toBe(120);
+    expect(deadline.value).toBe('120');
+  });
+
+  it('warns beside the URL when a key would go to another machine over plain http', async () => {
+    location.hash = '#settings';
+    await until(() => !view('settings').hidden, 'settings');
+    const settings = view('settings');
+    const type = (selector: string, value: string) => {
+      const input = settings.querySelector<HTMLInputElement>(selector)!;
+      input.value = value;
+      input.dispatchEvent(new Event('input'));
+    };
+    const llmWarning = settings.querySelector<HTMLElement>('[data-testid="llm-key-warning"]')!;
+    const qdrantWarning = settings.querySelector<HTMLElement>('[data-testid="qdrant-key-warning"]')!;
+    type('#set-llm-url', 'http://llm.lan:8080/v1');
+    type('#set-llm-key', 'sk-typed');
+    await until(() => !llmWarning.hidden, 'the LLM warning');
+    expect(llmWarning.textContent).toMatch(/LLM API key goes to http:\/\/llm\.lan:8080\/v1 over plain http:\/\/.*use https:\/\//);
+    expect(settings.querySelector('#set-llm-url')?.getAttribute('aria-describedby')).toBe(llmWarning.id);
+    type('#set-llm-url', 'http://127.0.0.1:8080/v1');
+    await until(() => llmWarning.hidden, 'no warning for this computer');
+    type('#set-llm-url', 'https://llm.lan/v1');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(llmWarning.hidden).toBe(true);
+
+    click(settings.querySelector('#qdrant-remote'));
+    type('#set-qdrant-url', 'http://qdrant.lan:6334');
+    type('#set-qdrant-key', 'q-typed');
+    await until(() => !qdrantWarning.hidden, 'the Qdrant warning');
+    expect(qdrantWarning.textContent).toMatch(/Qdrant API key goes to http:\/\/qdrant\.lan:6334/);
+    click(settings.querySelector('#qdrant-embedded'));
+    await until(() => qdrantWarning.hidden, 'no warning for the embedded index');
+    type('#set-llm-key', '');
+    type('#set-qdrant-key', '');
+  });
+
   it('corrects a card in the library, shows the engine’s refusal in words, and refreshes the tree header', async () => {
     location.hash = '#library';
     await until(() => !view('library').hidden, 'the library');

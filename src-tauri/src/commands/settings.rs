@@ -12,8 +12,9 @@ use tauri::State;
 
 use crate::app_settings::{filled, validate, AppSettings, Preferences, QdrantMode};
 use crate::error::{CommandError, CommandResult};
+use crate::key_warnings::{key_warnings, KeyWarnings, StoredKeys};
 use crate::keys::{KeyStorage, KeyStore};
-use crate::llm::{may_send_stored_key, settings_for, test_connection, ConnectionTest};
+use crate::llm::{for_library, may_send_stored_key, settings_for, test_connection, ConnectionTest};
 use crate::state::AppState;
 
 async fn read_key(keys: &Arc<KeyStore>) -> (Option<String>, KeyStorage) {
@@ -50,6 +51,7 @@ async fn current(
         llm_model: settings.llm_model.clone(),
         llm_api_key: None,
         llm_key_storage: storage.describe(),
+        llm_answer_deadline_secs: settings.llm_answer_deadline_secs,
         embedding_model_dir: preferences.embedding_model_dir,
         embedding_model: settings.dense_model.label().to_string(),
         dense_model: Some(settings.dense_model),
@@ -125,6 +127,7 @@ pub async fn save_settings(
     let mut library_settings = library.settings().clone();
     library_settings.llm_base_url = filled(&settings.llm_base_url);
     library_settings.llm_model = filled(&settings.llm_model);
+    library_settings.llm_answer_deadline_secs = settings.llm_answer_deadline_secs;
     library.update_settings(library_settings).await?;
 
     let preferences = Preferences {
@@ -139,11 +142,7 @@ pub async fn save_settings(
         store_key(&state.keys, key).await?;
     }
     let (key, storage) = read_key(&state.keys).await;
-    let llm = settings_for(
-        library.settings().llm_base_url.as_ref(),
-        library.settings().llm_model.as_ref(),
-        key,
-    );
+    let llm = for_library(library.settings(), key);
     library.set_llm(llm);
     current(&library, storage, qdrant_storage).await
 }
@@ -178,4 +177,24 @@ pub async fn test_llm_connection(
         });
     };
     Ok(test_connection(llm).await)
+}
+
+/// The warnings about a key sent in clear for the settings in the form (or, with the
+/// key fields empty, as saved), to show beside the URL each concerns.
+#[tauri::command]
+pub async fn settings_warnings(
+    state: State<'_, AppState>,
+    settings: AppSettings,
+) -> CommandResult<KeyWarnings> {
+    let stored = StoredKeys {
+        llm: read_key(&state.keys)
+            .await
+            .0
+            .is_some_and(|key| !key.is_empty()),
+        qdrant: read_key(&state.qdrant_keys)
+            .await
+            .0
+            .is_some_and(|key| !key.is_empty()),
+    };
+    Ok(key_warnings(&settings, stored))
 }

@@ -2,6 +2,7 @@
 // defaults every other view starts from.
 
 import {
+  ANSWER_DEADLINE,
   api,
   defaultFusion,
   errorMessage,
@@ -36,6 +37,23 @@ const apiKey = h('input', {
   'data-testid': 'llm-key',
 });
 const keyNote = h('p', { class: 'hint key-note', id: 'set-llm-key-note' });
+// Beside each URL: the shell's sentence when the key would cross the network in clear.
+const llmKeyWarning = h('p', {
+  class: 'key-warning',
+  id: 'set-llm-url-warning',
+  role: 'status',
+  'data-testid': 'llm-key-warning',
+  hidden: true,
+});
+const deadline = h('input', {
+  id: 'set-llm-deadline',
+  type: 'number',
+  min: ANSWER_DEADLINE.min,
+  max: ANSWER_DEADLINE.max,
+  step: 1,
+  inputmode: 'numeric',
+  'data-testid': 'llm-deadline',
+});
 const testButton = h('button', { type: 'button', class: 'secondary' }, 'Test connection');
 const testResult = h('p', { class: 'test-result', role: 'status' });
 const libraryModel = h('p', { class: 'muted', 'data-testid': 'library-model' });
@@ -51,6 +69,13 @@ const modeRemote = h('input', { type: 'radio', name: 'qdrant-mode', id: 'qdrant-
 const qdrantUrl = h('input', { id: 'set-qdrant-url', type: 'url', placeholder: 'http://localhost:6334', autocomplete: 'off' });
 const qdrantKey = h('input', { id: 'set-qdrant-key', type: 'password', autocomplete: 'new-password', placeholder: 'unchanged' });
 const qdrantKeyNote = h('p', { class: 'hint key-note', id: 'set-qdrant-key-note' });
+const qdrantKeyWarning = h('p', {
+  class: 'key-warning',
+  id: 'set-qdrant-url-warning',
+  role: 'status',
+  'data-testid': 'qdrant-key-warning',
+  hidden: true,
+});
 const shards = h('input', { id: 'set-qdrant-shards', type: 'number', min: 1, step: 1, placeholder: 'auto', inputmode: 'numeric' });
 const replicas = h('input', { id: 'set-qdrant-replicas', type: 'number', min: 1, step: 1, inputmode: 'numeric' });
 const writeConsistency = h('input', { id: 'set-qdrant-write', type: 'number', min: 1, step: 1, inputmode: 'numeric' });
@@ -90,6 +115,46 @@ function syncDenseModel(): void {
 function syncMode(): void {
   const remote = mode() === 'remote';
   for (const input of [qdrantUrl, qdrantKey, shards, replicas, writeConsistency]) input.disabled = !remote;
+  void syncKeyWarnings();
+}
+
+function showWarning(el: HTMLElement, warning: string | null): void {
+  el.hidden = warning === null;
+  el.textContent = warning === null ? '' : `⚠ ${warning.charAt(0).toUpperCase()}${warning.slice(1)}.`;
+}
+
+let warningsAsked = 0;
+let warningsTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Asks the shell whether the form's URLs and keys (a typed key, else the stored one)
+ * would send a key in clear; the rule is the shell's, the same the CLI warns by. */
+async function syncKeyWarnings(): Promise<void> {
+  const base = state.settings;
+  if (!base) return;
+  const asked = ++warningsAsked;
+  const form: AppSettings = {
+    ...base,
+    llm_base_url: orNull(baseUrl),
+    llm_api_key: apiKey.value === '' ? null : apiKey.value,
+    qdrant_mode: mode(),
+    qdrant_url: orNull(qdrantUrl),
+    qdrant_api_key: qdrantKey.value === '' ? null : qdrantKey.value,
+  };
+  try {
+    const warnings = await api.settingsWarnings(form);
+    // A later edit asked again; its answer is the one to show.
+    if (asked !== warningsAsked) return;
+    showWarning(llmKeyWarning, warnings.llm);
+    showWarning(qdrantKeyWarning, warnings.qdrant);
+  } catch {
+    // Only a hint: the save path checks what matters and says so.
+  }
+}
+
+/** As the person types: once they pause, not at every key. */
+function syncKeyWarningsSoon(): void {
+  clearTimeout(warningsTimer);
+  warningsTimer = setTimeout(() => void syncKeyWarnings(), 250);
 }
 
 /** A whole number of at least 1 typed in `input`, null when blank, NaN when neither. */
@@ -104,6 +169,7 @@ function count(input: HTMLInputElement): number | null {
 function fill(settings: AppSettings): void {
   baseUrl.value = text(settings.llm_base_url);
   model.value = text(settings.llm_model);
+  deadline.value = String(settings.llm_answer_deadline_secs);
   apiKey.value = '';
   keyNote.textContent =
     `Key storage: ${settings.llm_key_storage}. The key is kept in the OS keyring when one is available; ` +
@@ -154,6 +220,15 @@ function read(): AppSettings | null {
   const badUrl = url !== null && !/^https?:\/\/\S+$/i.test(url);
   markInvalid(baseUrl, badUrl);
   if (badUrl) problems.push('The LLM base URL must start with http:// or https://');
+  const seconds = Number(deadline.value.trim());
+  const badDeadline =
+    deadline.value.trim() === '' || !Number.isInteger(seconds) || seconds < ANSWER_DEADLINE.min || seconds > ANSWER_DEADLINE.max;
+  markInvalid(deadline, badDeadline);
+  if (badDeadline) {
+    problems.push(
+      `The time one answer may take must be a whole number of seconds from ${ANSWER_DEADLINE.min} to ${ANSWER_DEADLINE.max} (${ANSWER_DEADLINE.max / 60} minutes)`,
+    );
+  }
   const remoteUrl = orNull(qdrantUrl);
   const badRemoteUrl = mode() === 'remote' && (remoteUrl === null || !/^https?:\/\/\S+$/i.test(remoteUrl));
   markInvalid(qdrantUrl, badRemoteUrl);
@@ -170,6 +245,7 @@ function read(): AppSettings | null {
     llm_model: orNull(model),
     llm_api_key: apiKey.value === '' ? null : apiKey.value,
     llm_key_storage: base?.llm_key_storage ?? '',
+    llm_answer_deadline_secs: seconds,
     embedding_model_dir: orNull(embedDir),
     dense_model: chosenDenseModel(),
     qdrant_mode: mode(),
@@ -218,6 +294,7 @@ export function createSettingsView(): HTMLElement {
   modeEmbedded.addEventListener('change', syncMode);
   modeRemote.addEventListener('change', syncMode);
   apiKey.setAttribute('aria-describedby', keyNote.id);
+  for (const input of [baseUrl, apiKey, qdrantUrl, qdrantKey]) input.addEventListener('input', syncKeyWarningsSoon);
   testButton.addEventListener('click', async () => {
     const settings = read();
     if (!settings) return;
@@ -247,8 +324,15 @@ export function createSettingsView(): HTMLElement {
         'Any OpenAI-compatible server. Without one, answers are the most relevant passages and proxy-pointer is skipped.',
       ),
       field('Base URL', baseUrl),
+      llmKeyWarning,
       field('Model', model),
       h('div', { class: 'field' }, h('label', { for: apiKey.id }, 'API key'), apiKey, keyNote),
+      field(
+        'Longest answer (seconds)',
+        deadline,
+        `How long one answer may take in all; what arrived by then is shown, marked as cut short. ` +
+          `${ANSWER_DEADLINE.min} to ${ANSWER_DEADLINE.max} (an hour).`,
+      ),
       h('div', { class: 'actions' }, testButton),
       testResult,
     ),
@@ -272,6 +356,7 @@ export function createSettingsView(): HTMLElement {
         h('div', { class: 'radio' }, modeRemote, h('label', { for: modeRemote.id }, 'Remote server')),
       ),
       field('Remote URL', qdrantUrl, 'The gRPC address, e.g. http://qdrant.internal:6334 (https for TLS).'),
+      qdrantKeyWarning,
       field('Remote API key', qdrantKey),
       qdrantKeyNote,
       h(
@@ -297,6 +382,9 @@ export function createSettingsView(): HTMLElement {
     ),
     h('div', { class: 'actions sticky-actions' }, save, saveResult),
   );
+  // After the form: `field` sets the hint as the description, and the warning joins it.
+  baseUrl.setAttribute('aria-describedby', llmKeyWarning.id);
+  qdrantUrl.setAttribute('aria-describedby', `${qdrantUrl.getAttribute('aria-describedby') ?? ''} ${qdrantKeyWarning.id}`.trim());
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const settings = read();
