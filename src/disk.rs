@@ -34,9 +34,15 @@ pub const INGEST_BYTES_PER_PDF_BYTE: u64 = 4;
 /// 3M 10-K's 215 nodes, dense vector, BM25 vector and payload), rounded up.
 pub const INDEX_BYTES_PER_NODE: u64 = 16 * 1024;
 
+/// Room opening a library needs at all: SQLite creates the catalog's shared-memory
+/// file (32 KB) and writes its log's first pages there; on a disk with none left it
+/// reports only "disk I/O error" (seen with `docs` on a full tmpfs).
+pub const OPEN_ROOM: u64 = MIB;
+
 /// What a command is about to do, for the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Task {
+    OpenLibrary,
     Open,
     Write,
     Ingest,
@@ -49,6 +55,7 @@ pub enum Task {
 impl Task {
     fn describe(self) -> &'static str {
         match self {
+            Task::OpenLibrary => "opening the library",
             Task::Open => "opening the vector index",
             Task::Write => "writing to the vector index",
             Task::Ingest => "adding this document",

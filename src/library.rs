@@ -184,6 +184,7 @@ impl Library {
             path: root.display().to_string(),
             detail: err.to_string(),
         };
+        crate::disk::ensure_room(root, crate::disk::OPEN_ROOM, crate::disk::Task::OpenLibrary)?;
         crate::private_files::create_dir_all(root).map_err(folder_error)?;
         let lock = acquire_lock(root)?;
         // Before the catalog opens: SQLite gives a new -wal the catalog's mode.
@@ -220,7 +221,18 @@ impl Library {
     /// Opens only the catalog, without the lock: enough to list documents while
     /// another process is ingesting.
     pub async fn open_catalog(root: &Path) -> Result<Catalog> {
-        Ok(Catalog::open(&root.join(CATALOG_FILE)).await?)
+        match Catalog::open(&root.join(CATALOG_FILE)).await {
+            Ok(catalog) => Ok(catalog),
+            Err(err) => {
+                // On a full disk SQLite says only "disk I/O error"; say what is wrong.
+                crate::disk::ensure_room(
+                    root,
+                    crate::disk::OPEN_ROOM,
+                    crate::disk::Task::OpenLibrary,
+                )?;
+                Err(err.into())
+            }
+        }
     }
 
     pub fn root(&self) -> &Path {

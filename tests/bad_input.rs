@@ -563,6 +563,23 @@ impl SmallDisk {
         filler.sync_all().expect("synced");
     }
 
+    /// Fills what is left of the disk, to the last byte.
+    fn fill_to_the_brim(&self) {
+        use std::io::Write;
+        let mut brim = std::fs::File::create(self.path().join("brim")).expect("brim");
+        let mut block = vec![1u8; 1 << 16];
+        while !block.is_empty() {
+            if brim.write_all(&block).is_err() {
+                block.truncate(block.len() / 2);
+            }
+        }
+        let _ = brim.sync_all();
+    }
+
+    fn free_brim(&self) {
+        std::fs::remove_file(self.path().join("brim")).expect("frees");
+    }
+
     fn free_filler(&self) {
         std::fs::remove_file(self.path().join("filler")).expect("frees");
     }
@@ -656,6 +673,30 @@ async fn a_full_disk_stops_commands_with_a_sentence_and_the_library_still_opens(
         "nothing half-added"
     );
     drop(library);
+
+    // With no room at all, even reading the library stops with the sentence, not
+    // SQLite's "disk I/O error".
+    disk.fill_to_the_brim();
+    let err = Library::open(&root, OpenOptions::default())
+        .await
+        .err()
+        .expect("no room to open");
+    assert!(
+        err.to_string()
+            .starts_with("the disk holding the library has 0 MB free"),
+        "{err}"
+    );
+    // Listing needs no write where SQLite's files are in place: it lists, or it says
+    // the disk is full, never a bare I/O error.
+    let docs = cli(&root, &["docs"]);
+    if !docs.status.success() {
+        refused_for_room(&docs, "docs on a disk with no room");
+    }
+    refused_for_room(
+        &cli(&root, &["search", "page"]),
+        "search on a disk with no room",
+    );
+    disk.free_brim();
 
     disk.free_filler();
     let (library, recovery) = Library::open(&root, OpenOptions::default())
