@@ -427,6 +427,16 @@ fn escape_sequences_in_file_names_are_shown_not_obeyed() {
     );
 }
 
+/// A new library in `root` holding the multipage fixture.
+async fn library_with_one_document(root: &Path) -> Library {
+    let library = open_library(root).await;
+    library
+        .ingest(&fixture("multipage.pdf"), &pagetree::ingest::NoProgress)
+        .await
+        .expect("ingests");
+    library
+}
+
 #[cfg(unix)]
 #[tokio::test]
 async fn a_new_library_is_private_to_its_user() {
@@ -440,11 +450,7 @@ async fn a_new_library_is_private_to_its_user() {
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path().join("library");
-    let library = open_library(&root).await;
-    library
-        .ingest(&fixture("multipage.pdf"), &pagetree::ingest::NoProgress)
-        .await
-        .expect("ingests");
+    let _open = library_with_one_document(&root).await;
     assert_eq!(mode(&root), "700", "the library folder");
     let mut catalog_files = 0;
     for entry in std::fs::read_dir(&root).expect("the library folder lists") {
@@ -464,11 +470,7 @@ async fn a_library_made_before_private_files_is_made_private_when_opened() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path().join("library");
-    let library = open_library(&root).await;
-    library
-        .ingest(&fixture("multipage.pdf"), &pagetree::ingest::NoProgress)
-        .await
-        .expect("ingests");
+    let library = library_with_one_document(&root).await;
     drop(library);
     let copies = root.join(pagetree::library::OPAQUE_COPIES_DIR);
     std::fs::create_dir_all(&copies).expect("copies");
