@@ -17,6 +17,7 @@ use qdrant_edge::{
     WithPayloadInterface, WithVector,
 };
 
+use super::schema::{self, Selection, INDEXED_FIELDS, LEVEL, RETIRED_FIELDS};
 use super::{
     Candidates, DenseLayout, Fusion, IndexedNode, QueryVectors, ScoredNode, SimilarityLists,
     StoreError, VectorStore, DENSE_VECTOR, SPARSE_VECTOR,
@@ -24,10 +25,6 @@ use super::{
 use crate::disk;
 use crate::tree::Node;
 
-/// The payload fields searches filter on; each is only ever matched by value.
-const INDEXED_FIELDS: [&str; 3] = ["parent_id", "doc_id", "level"];
-/// Indexed by earlier versions and never filtered on: a node's id is its point id.
-const RETIRED_FIELDS: [&str; 1] = ["id"];
 const UPSERT_BATCH: usize = 256;
 const SCROLL_PAGE: usize = 1_024;
 /// Indexed segments the engine keeps before it merges the smallest. Its default on
@@ -406,7 +403,7 @@ fn field_params(name: &str) -> PayloadSchemaParams {
     PayloadSchemaParams::Integer(IntegerIndexParams {
         lookup: Some(true),
         range: Some(false),
-        on_disk: Some(name != "level"),
+        on_disk: Some(name != LEVEL),
         ..IntegerIndexParams::default()
     })
 }
@@ -501,71 +498,46 @@ fn numeric_id(id: PointId) -> Result<u64, StoreError> {
 }
 
 fn candidates_filter(candidates: &Candidates) -> Result<Filter, StoreError> {
-    match candidates {
-        Candidates::Ids(ids) | Candidates::BestOf(ids) => {
-            let set: AHashSet<PointId> = ids.iter().map(|&id| PointId::NumId(id)).collect();
-            Ok(Filter::new_must(Condition::HasId(HasIdCondition::from(
-                set,
-            ))))
-        }
-        Candidates::LeavesOf(doc_ids) => Ok(Filter {
-            should: None,
-            min_should: None,
-            must: Some(vec![documents_condition(doc_ids)?, leaves_condition()?]),
-            must_not: None,
-        }),
-        Candidates::AllLeaves => Ok(Filter::new_must(leaves_condition()?)),
-        Candidates::NodesOf(doc_ids) => Ok(Filter::new_must(documents_condition(doc_ids)?)),
-        Candidates::AllNodes => Ok(Filter::default()),
-        Candidates::AllRoots => Ok(Filter::new_must(roots_condition()?)),
-        Candidates::Sections(doc_ids) => {
-            let docs = documents_condition(doc_ids)?;
-            // Parents have level 1 or more; a one-page document's root is its only page.
-            let parent = Condition::Field(FieldCondition::new_match(
-                field("level")?,
-                Match::new_any(qdrant_edge::AnyVariants::Integers((1..=64).collect())),
-            ));
-            Ok(Filter {
-                should: Some(vec![parent, roots_condition()?]),
-                min_should: None,
-                must: Some(vec![docs]),
-                must_not: None,
-            })
-        }
-    }
-}
-
-/// Leaves are the nodes nobody lists as a parent: level 0 in the payload.
-fn leaves_condition() -> Result<Condition, StoreError> {
-    Ok(Condition::Field(FieldCondition::new_match(
-        field("level")?,
-        Match::new_value(ValueVariants::Integer(0)),
-    )))
-}
-
-fn roots_condition() -> Result<Condition, StoreError> {
-    Ok(Condition::Field(FieldCondition::new_match(
-        field("parent_id")?,
-        Match::new_value(ValueVariants::Integer(crate::tree::ROOT_PARENT)),
-    )))
-}
-
-fn documents_condition(doc_ids: &[i64]) -> Result<Condition, StoreError> {
-    Ok(Condition::Field(FieldCondition::new_match(
-        field("doc_id")?,
-        Match::new_any(qdrant_edge::AnyVariants::Integers(
-            doc_ids.iter().copied().collect(),
-        )),
-    )))
+    filter(Selection::of(candidates))
 }
 
 fn doc_filter(doc_id: i64) -> Result<Filter, StoreError> {
-    Ok(Filter::new_must(Condition::Field(
-        FieldCondition::new_match(
-            field("doc_id")?,
-            Match::new_value(ValueVariants::Integer(doc_id)),
-        ),
-    )))
+    filter(Selection::document(doc_id))
+}
+
+fn filter(selection: Selection) -> Result<Filter, StoreError> {
+    let conditions = |list: Vec<schema::Condition>| -> Result<_, StoreError> {
+        let list = list
+            .into_iter()
+            .map(condition)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((!list.is_empty()).then_some(list))
+    };
+    Ok(Filter {
+        must: conditions(selection.must)?,
+        should: conditions(selection.should)?,
+        min_should: None,
+        must_not: None,
+    })
+}
+
+fn condition(condition: schema::Condition) -> Result<Condition, StoreError> {
+    Ok(match condition {
+        schema::Condition::HasId(ids) => {
+            let set: AHashSet<PointId> = ids.into_iter().map(PointId::NumId).collect();
+            Condition::HasId(HasIdCondition::from(set))
+        }
+        schema::Condition::Is(name, value) => Condition::Field(FieldCondition::new_match(
+            field(name)?,
+            Match::new_value(ValueVariants::Integer(value)),
+        )),
+        schema::Condition::In(name, values) => Condition::Field(FieldCondition::new_match(
+            field(name)?,
+            Match::new_any(qdrant_edge::AnyVariants::Integers(
+                values.into_iter().collect(),
+            )),
+        )),
+    })
 }
 
 fn field(name: &str) -> Result<qdrant_edge::JsonPath, StoreError> {
@@ -577,10 +549,7 @@ fn to_point(
     indexed: &IndexedNode,
     layout: DenseLayout,
 ) -> Result<qdrant_edge::PointStructPersisted, StoreError> {
-    let payload = match serde_json::to_value(&indexed.node) {
-        Ok(serde_json::Value::Object(map)) => qdrant_edge::Payload(map),
-        Ok(_) | Err(_) => return Err(StoreError::BadPayload("a node is not a JSON object".into())),
-    };
+    let payload = qdrant_edge::Payload(schema::to_payload(&indexed.node)?);
     let sparse = SparseVector::new(
         indexed.sparse.indices.clone(),
         indexed.sparse.values.clone(),
@@ -604,9 +573,7 @@ fn to_point(
 }
 
 fn payload_to_node(payload: Option<qdrant_edge::Payload>) -> Result<Node, StoreError> {
-    let map = payload.ok_or_else(|| StoreError::BadPayload("a point has no payload".into()))?;
-    serde_json::from_value(serde_json::Value::Object(map.0))
-        .map_err(|err| StoreError::BadPayload(err.to_string()))
+    schema::from_payload(payload.map(|payload| payload.0).unwrap_or_default())
 }
 
 fn engine(err: OperationError) -> StoreError {

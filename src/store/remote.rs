@@ -20,18 +20,16 @@ use qdrant_client::qdrant::{
 use qdrant_client::{Payload, Qdrant, QdrantError};
 use serde::{Deserialize, Serialize};
 
+use super::schema::{self, Selection, INDEXED_FIELDS};
 use super::{
     Candidates, DenseLayout, Fusion, FusionMethod, IndexedNode, QueryVectors, ScoredNode,
     SimilarityLists, Sparse, StoreError, VectorStore, DENSE_VECTOR, SPARSE_VECTOR,
 };
 use crate::llm::ApiKey;
-use crate::tree::{Node, ROOT_PARENT};
+use crate::tree::Node;
 
-const INDEXED_FIELDS: [&str; 4] = ["id", "parent_id", "doc_id", "level"];
 const UPSERT_BATCH: usize = 256;
 const SCROLL_PAGE: u32 = 1_024;
-/// Above any tree's height: parents and roots are the nodes with a level in 1..=64.
-const MAX_LEVEL: i64 = 64;
 
 /// How a library's collection is spread over a cluster. The defaults suit one server;
 /// README.md gives the values for a three-node cluster.
@@ -239,6 +237,9 @@ impl RemoteStore {
             self.client.create_collection(builder)
         };
         self.retrying("create the collection", request).await?;
+        // Collections made by earlier versions also index the retired fields
+        // (`schema::RETIRED_FIELDS`). Opening leaves that index alone: nothing reads it,
+        // and dropping it would ask a key that may only read for a write.
         for field in INDEXED_FIELDS {
             self.retrying("index the payload", || {
                 self.client.create_field_index(
@@ -634,44 +635,31 @@ fn dense_input(query: &QueryVectors, layout: DenseLayout) -> VectorInput {
 }
 
 fn candidates_filter(candidates: &Candidates) -> Filter {
-    match candidates {
-        Candidates::Ids(ids) | Candidates::BestOf(ids) => {
-            Filter::must([Condition::has_id(ids.iter().map(|&id| PointId::from(id)))])
-        }
-        // Leaves are the nodes nobody lists as a parent: level 0 in the payload.
-        Candidates::LeavesOf(doc_ids) => Filter::must([
-            Condition::matches("doc_id", doc_ids.clone()),
-            Condition::matches("level", 0_i64),
-        ]),
-        Candidates::AllLeaves => Filter::must([Condition::matches("level", 0_i64)]),
-        Candidates::NodesOf(doc_ids) => {
-            Filter::must([Condition::matches("doc_id", doc_ids.clone())])
-        }
-        Candidates::AllNodes => Filter::default(),
-        Candidates::AllRoots => Filter::must([Condition::matches("parent_id", ROOT_PARENT)]),
-        // Parents have level 1 or more; a one-page document's root is its only page.
-        Candidates::Sections(doc_ids) => Filter {
-            must: vec![Condition::matches("doc_id", doc_ids.clone())],
-            should: vec![
-                Condition::matches("level", (1..=MAX_LEVEL).collect::<Vec<i64>>()),
-                Condition::matches("parent_id", ROOT_PARENT),
-            ],
-            ..Filter::default()
-        },
-    }
+    filter(Selection::of(candidates))
 }
 
 fn document_filter(doc_id: i64) -> Filter {
-    Filter::must([Condition::matches("doc_id", doc_id)])
+    filter(Selection::document(doc_id))
+}
+
+fn filter(selection: Selection) -> Filter {
+    Filter {
+        must: selection.must.into_iter().map(condition).collect(),
+        should: selection.should.into_iter().map(condition).collect(),
+        ..Filter::default()
+    }
+}
+
+fn condition(condition: schema::Condition) -> Condition {
+    match condition {
+        schema::Condition::HasId(ids) => Condition::has_id(ids.into_iter().map(PointId::from)),
+        schema::Condition::Is(field, value) => Condition::matches(field, value),
+        schema::Condition::In(field, values) => Condition::matches(field, values),
+    }
 }
 
 fn to_point(indexed: &IndexedNode, layout: DenseLayout) -> Result<PointStruct, StoreError> {
-    let payload = serde_json::to_value(&indexed.node)
-        .map_err(|err| StoreError::BadPayload(err.to_string()))
-        .and_then(|value| {
-            Payload::try_from(value)
-                .map_err(|_| StoreError::BadPayload("a node is not a JSON object".into()))
-        })?;
+    let payload = Payload::from(schema::to_payload(&indexed.node)?);
     let vectors = NamedVectors::default()
         .add_vector(
             DENSE_VECTOR,
@@ -695,11 +683,12 @@ fn to_point(indexed: &IndexedNode, layout: DenseLayout) -> Result<PointStruct, S
 }
 
 fn payload_to_node(payload: HashMap<String, Value>) -> Result<Node, StoreError> {
-    if payload.is_empty() {
-        return Err(StoreError::BadPayload("a point has no payload".into()));
+    match serde_json::Value::from(Payload::from(payload)) {
+        serde_json::Value::Object(map) => schema::from_payload(map),
+        _ => Err(StoreError::BadPayload(
+            "a point's payload is not an object".into(),
+        )),
     }
-    serde_json::from_value(serde_json::Value::from(Payload::from(payload)))
-        .map_err(|err| StoreError::BadPayload(err.to_string()))
 }
 
 fn retrieved_to_indexed(point: RetrievedPoint) -> Result<IndexedNode, StoreError> {
@@ -808,6 +797,7 @@ fn is_transient(err: &QdrantError) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::ROOT_PARENT;
     use qdrant_client::qdrant::{condition::ConditionOneOf, r#match::MatchValue};
 
     fn sample_node() -> Node {
@@ -940,8 +930,8 @@ mod tests {
         );
         let should = matched_fields(&filter.should);
         assert!(should.contains(&("parent_id".into(), MatchValue::from(ROOT_PARENT))));
-        assert!(should.iter().any(|(key, value)| key == "level"
-            && *value == MatchValue::from((1..=64).collect::<Vec<i64>>())));
+        assert!(should.iter().any(|(key, value)| key == schema::LEVEL
+            && *value == MatchValue::from((1..=schema::MAX_LEVEL).collect::<Vec<i64>>())));
     }
 
     #[test]
