@@ -2,7 +2,6 @@
 //! remote Qdrant server implements the same trait.
 
 pub mod edge;
-mod edge_wal;
 pub mod fusion;
 pub mod location;
 pub mod remote;
