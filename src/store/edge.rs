@@ -374,6 +374,7 @@ mod tests {
     use super::filter::field;
     use super::*;
     use crate::store::schema::{INDEXED_FIELDS, RETIRED_FIELDS};
+    use crate::store::FusionMethod;
     use qdrant_edge::external::ordered_float::OrderedFloat;
     use qdrant_edge::{
         CreateIndex, FieldIndexOperations, Fusion as EdgeFusion, PayloadFieldSchema,
@@ -381,8 +382,10 @@ mod tests {
     };
 
     impl EdgeStore {
-        /// The engine's own fused query, which [`VectorStore::hybrid_scores`] must equal
-        /// wherever no two similarities tie.
+        /// The engine's own fused query (its prefetches fused by its RRF or DBSF, not by
+        /// [`crate::store::fusion`]), which [`VectorStore::hybrid_scores`] must equal
+        /// wherever no two similarities tie. The engine has no min-max fusion, and its
+        /// DBSF no weights, so those fusions have nothing to be compared with.
         async fn engine_fused(
             &self,
             query: &QueryVectors,
@@ -398,13 +401,7 @@ mod tests {
                     prefetch(dense, DENSE_VECTOR, prefetch_limit, filter.clone()),
                     prefetch(sparse, SPARSE_VECTOR, prefetch_limit, filter),
                 ],
-                query: Some(ScoringQuery::Fusion(EdgeFusion::Rrf {
-                    k: fusion.rrf_k,
-                    weights: Some(vec![
-                        OrderedFloat(fusion.dense_weight),
-                        OrderedFloat(fusion.sparse_weight),
-                    ]),
-                })),
+                query: Some(ScoringQuery::Fusion(engine_fusion(fusion))),
                 filter: None,
                 score_threshold: None,
                 limit: 2 * prefetch_limit,
@@ -426,6 +423,24 @@ mod tests {
                 })
                 .collect::<Result<Vec<_>, StoreError>>()?;
             Ok(crate::store::best_of_fused(ranked, limit))
+        }
+    }
+
+    fn engine_fusion(fusion: Fusion) -> EdgeFusion {
+        match fusion.method {
+            FusionMethod::Rrf => EdgeFusion::Rrf {
+                k: fusion.rrf_k,
+                weights: Some(vec![
+                    OrderedFloat(fusion.dense_weight),
+                    OrderedFloat(fusion.sparse_weight),
+                ]),
+            },
+            FusionMethod::Dbsf if (fusion.dense_weight, fusion.sparse_weight) == (1.0, 1.0) => {
+                EdgeFusion::Dbsf
+            }
+            FusionMethod::Dbsf | FusionMethod::MinMax => {
+                panic!("the engine has no {fusion:?}")
+            }
         }
     }
 
@@ -557,10 +572,12 @@ mod tests {
         assert_eq!(points[0].dense, [axis(4, 2)]);
     }
 
-    const FUSIONS: [Fusion; 3] = [
+    /// Every fusion the engine has, in the settings it can run.
+    const FUSIONS: [Fusion; 4] = [
         Fusion::rrf(2, 1.0, 1.0),
         Fusion::rrf(60, 2.0, 0.5),
         Fusion::rrf(5, 0.0, 1.0),
+        Fusion::rrf(2, 1.0, 1.0).with_method(FusionMethod::Dbsf),
     ];
 
     /// Three documents without tied sparse weights (see
@@ -613,6 +630,14 @@ mod tests {
                                 .await
                                 .expect("engine");
                             assert_eq!(ours, engine, "{candidates:?} {fusion:?} top {limit}");
+                            // What searches fuse themselves, from the raw scores of the
+                            // nodes they hold, must be the engine's fusion too.
+                            if let Candidates::Ids(ids) = candidates {
+                                let raw = store.raw_scores(&query, ids).await.expect("raw");
+                                let mut local = crate::store::fusion::fuse(&raw, fusion);
+                                local.truncate(limit);
+                                assert_eq!(local, engine, "raw scores, {fusion:?} top {limit}");
+                            }
                         }
                     }
                 }
