@@ -1,20 +1,18 @@
 //! The embedded store: Qdrant's in-process engine (qdrant-edge), one folder per library.
 
-use std::collections::HashMap;
+mod config;
+mod filter;
+mod point;
+mod wal;
+
 use std::path::Path;
 use std::sync::Arc;
 
-use ahash::AHashSet;
 use async_trait::async_trait;
 use qdrant_edge::{
-    Condition, CreateIndex, Distance, EdgeConfig, EdgeConfigBuilder, EdgeOptimizersConfig,
-    EdgeShard, EdgeSparseVectorParamsBuilder, EdgeVectorParamsBuilder, FieldCondition,
-    FieldIndexOperations, Filter, HasIdCondition, IntegerIndexParams, Match, Modifier,
-    MultiVectorComparator, MultiVectorConfig, NamedQuery, OperationError, PayloadFieldSchema,
-    PayloadSchemaParams, PointId, PointInsertOperations, PointOperations, QueryEnum, QueryRequest,
-    ScoringQuery, ScrollRequest, SearchParams, SparseVector, TypedMultiDenseVector,
-    UpdateOperation, ValueVariants, VectorInternal, VectorPersisted, VectorStructPersisted,
-    WithPayloadInterface, WithVector,
+    EdgeOptimizersConfig, EdgeShard, Filter, NamedQuery, OperationError, PointId,
+    PointInsertOperations, PointOperations, QueryEnum, QueryRequest, ScoringQuery, ScrollRequest,
+    SearchParams, UpdateOperation, VectorInternal, WithPayloadInterface, WithVector,
 };
 
 use super::{
@@ -23,20 +21,12 @@ use super::{
 };
 use crate::disk;
 use crate::tree::Node;
+use config::{ensure_field_indexes, new_index_config, remove_orphaned_temp_segments, SEGMENTS};
+use filter::{candidates_filter, doc_filter};
+use point::{numeric_id, payload_to_node, point_vectors, query_vectors, to_point};
 
-/// The payload fields searches filter on; each is only ever matched by value.
-const INDEXED_FIELDS: [&str; 3] = ["parent_id", "doc_id", "level"];
-/// Indexed by earlier versions and never filtered on: a node's id is its point id.
-const RETIRED_FIELDS: [&str; 1] = ["id"];
 const UPSERT_BATCH: usize = 256;
 const SCROLL_PAGE: usize = 1_024;
-/// Indexed segments the engine keeps before it merges the smallest. Its default on
-/// 2 cores is 2, so a growing library merged its newest batch into the big segment
-/// and rebuilt that segment's whole HNSW graph (a 1M-node build spent most of its
-/// time re-indexing 340k-point merges); with 8, a batch is indexed once and only
-/// small segments merge. Each search visits every segment, but a library needs
-/// 100k+ nodes before it has more than two.
-const SEGMENTS: usize = 8;
 
 pub struct EdgeStore {
     shard: Arc<EdgeShard>,
@@ -73,7 +63,7 @@ impl EdgeStore {
             EdgeShard::new(path, new_index_config(dimension, new_layout)).map_err(open_error)?
         } else {
             // Housekeeping only: a log that could not be trimmed still opens.
-            if let Err(err) = super::edge_wal::trim_write_ahead_log(path) {
+            if let Err(err) = wal::trim_write_ahead_log(path) {
                 tracing::warn!(%err, "could not trim the index's write-ahead log");
             }
             remove_orphaned_temp_segments(path);
@@ -173,23 +163,7 @@ impl EdgeStore {
                 })
                 .map_err(engine)?;
             for record in records {
-                let (dense, sparse) = match record.vector {
-                    Some(qdrant_edge::VectorStructInternal::Named(mut vectors)) => {
-                        let dense = match vectors.remove(DENSE_VECTOR) {
-                            Some(VectorInternal::Dense(dense)) => vec![dense],
-                            Some(VectorInternal::MultiDense(windows)) => {
-                                windows.multi_vectors().map(<[f32]>::to_vec).collect()
-                            }
-                            _ => Vec::new(),
-                        };
-                        let sparse = match vectors.remove(SPARSE_VECTOR) {
-                            Some(VectorInternal::Sparse(sparse)) => super::Sparse::from(sparse),
-                            _ => super::Sparse::default(),
-                        };
-                        (dense, sparse)
-                    }
-                    _ => (Vec::new(), super::Sparse::default()),
-                };
+                let (dense, sparse) = point_vectors(record.vector);
                 nodes.push(IndexedNode {
                     node: payload_to_node(record.payload)?,
                     dense,
@@ -355,107 +329,6 @@ impl VectorStore for EdgeStore {
 /// searches side by side.
 const SIDE_BY_SIDE_FROM: usize = 256;
 
-/// The query's vectors as the index compares them: against windows, the query is a
-/// multivector of one, so that MaxSim gives its similarity to the best window.
-fn query_vectors(
-    query: &QueryVectors,
-    layout: DenseLayout,
-) -> Result<(VectorInternal, VectorInternal), StoreError> {
-    let dense = match layout {
-        DenseLayout::Single => VectorInternal::from(query.dense.clone()),
-        DenseLayout::Windows => VectorInternal::from(
-            TypedMultiDenseVector::<f32>::try_from_flatten(query.dense.clone(), query.dense.len())
-                .map_err(|err| StoreError::Engine(format!("bad query vector: {err}")))?,
-        ),
-    };
-    Ok((
-        dense,
-        VectorInternal::from(SparseVector {
-            indices: query.sparse.indices.clone(),
-            values: query.sparse.values.clone(),
-        }),
-    ))
-}
-
-fn new_index_config(dimension: usize, layout: DenseLayout) -> EdgeConfig {
-    let dense = EdgeVectorParamsBuilder::new(dimension, Distance::Cosine);
-    let dense = match layout {
-        DenseLayout::Single => dense,
-        DenseLayout::Windows => dense.multivector_config(MultiVectorConfig {
-            comparator: MultiVectorComparator::MaxSim,
-        }),
-    };
-    EdgeConfigBuilder::new()
-        .vector(DENSE_VECTOR, dense.build())
-        .sparse_vector(
-            SPARSE_VECTOR,
-            EdgeSparseVectorParamsBuilder::new()
-                .modifier(Modifier::Idf)
-                .build(),
-        )
-        .build()
-}
-
-/// How the filtered fields are indexed: by value alone, since searches only ever match
-/// them by value. A range index builds a histogram of every point's value when it is
-/// opened, and with plain integer indexes that was 60% of opening a 1M-node library.
-/// `parent_id` and `doc_id` stay on disk (memory-mapped). `level` is kept in memory:
-/// every top-k search checks it at each point the HNSW graph search visits, and read
-/// from disk that made the search 20-40% slower at 1M nodes.
-fn field_params(name: &str) -> PayloadSchemaParams {
-    PayloadSchemaParams::Integer(IntegerIndexParams {
-        lookup: Some(true),
-        range: Some(false),
-        on_disk: Some(name != "level"),
-        ..IntegerIndexParams::default()
-    })
-}
-
-/// Gives the index exactly the field indexes of [`field_params`]: a new index gets
-/// them, and one made by an earlier version has the others rebuilt once (about 10 s
-/// for a million nodes) and the retired ones dropped.
-fn ensure_field_indexes(shard: &EdgeShard) -> Result<(), StoreError> {
-    let schema = shard.info().payload_schema;
-    for name in RETIRED_FIELDS {
-        let path = field(name)?;
-        if schema.contains_key(&path) {
-            update_field_index(shard, FieldIndexOperations::DeleteIndex(path))?;
-        }
-    }
-    for name in INDEXED_FIELDS {
-        let path = field(name)?;
-        let wanted = field_params(name);
-        match schema.get(&path) {
-            Some(info) if info.params.as_ref() == Some(&wanted) => continue,
-            Some(_) => {
-                tracing::info!(
-                    field = name,
-                    "rebuilding an index made by an earlier version"
-                );
-                update_field_index(shard, FieldIndexOperations::DeleteIndex(path.clone()))?;
-            }
-            None => {}
-        }
-        update_field_index(
-            shard,
-            FieldIndexOperations::CreateIndex(CreateIndex {
-                field_name: path,
-                field_schema: Some(PayloadFieldSchema::FieldParams(wanted)),
-            }),
-        )?;
-    }
-    Ok(())
-}
-
-fn update_field_index(
-    shard: &EdgeShard,
-    operation: FieldIndexOperations,
-) -> Result<(), StoreError> {
-    shard
-        .update(UpdateOperation::FieldIndexOperation(operation))
-        .map_err(engine)
-}
-
 /// The similarity to the query of the best `limit` points passing `filter` by one
 /// vector: by exact search, or through the vector's index.
 fn similarities(
@@ -491,168 +364,28 @@ fn similarities(
         .collect()
 }
 
-fn numeric_id(id: PointId) -> Result<u64, StoreError> {
-    match id {
-        PointId::NumId(id) => Ok(id),
-        other => Err(StoreError::BadPayload(format!(
-            "unexpected point id {other}"
-        ))),
-    }
-}
-
-fn candidates_filter(candidates: &Candidates) -> Result<Filter, StoreError> {
-    match candidates {
-        Candidates::Ids(ids) | Candidates::BestOf(ids) => {
-            let set: AHashSet<PointId> = ids.iter().map(|&id| PointId::NumId(id)).collect();
-            Ok(Filter::new_must(Condition::HasId(HasIdCondition::from(
-                set,
-            ))))
-        }
-        Candidates::LeavesOf(doc_ids) => Ok(Filter {
-            should: None,
-            min_should: None,
-            must: Some(vec![documents_condition(doc_ids)?, leaves_condition()?]),
-            must_not: None,
-        }),
-        Candidates::AllLeaves => Ok(Filter::new_must(leaves_condition()?)),
-        Candidates::NodesOf(doc_ids) => Ok(Filter::new_must(documents_condition(doc_ids)?)),
-        Candidates::AllNodes => Ok(Filter::default()),
-        Candidates::AllRoots => Ok(Filter::new_must(roots_condition()?)),
-        Candidates::Sections(doc_ids) => {
-            let docs = documents_condition(doc_ids)?;
-            // Parents have level 1 or more; a one-page document's root is its only page.
-            let parent = Condition::Field(FieldCondition::new_match(
-                field("level")?,
-                Match::new_any(qdrant_edge::AnyVariants::Integers((1..=64).collect())),
-            ));
-            Ok(Filter {
-                should: Some(vec![parent, roots_condition()?]),
-                min_should: None,
-                must: Some(vec![docs]),
-                must_not: None,
-            })
-        }
-    }
-}
-
-/// Leaves are the nodes nobody lists as a parent: level 0 in the payload.
-fn leaves_condition() -> Result<Condition, StoreError> {
-    Ok(Condition::Field(FieldCondition::new_match(
-        field("level")?,
-        Match::new_value(ValueVariants::Integer(0)),
-    )))
-}
-
-fn roots_condition() -> Result<Condition, StoreError> {
-    Ok(Condition::Field(FieldCondition::new_match(
-        field("parent_id")?,
-        Match::new_value(ValueVariants::Integer(crate::tree::ROOT_PARENT)),
-    )))
-}
-
-fn documents_condition(doc_ids: &[i64]) -> Result<Condition, StoreError> {
-    Ok(Condition::Field(FieldCondition::new_match(
-        field("doc_id")?,
-        Match::new_any(qdrant_edge::AnyVariants::Integers(
-            doc_ids.iter().copied().collect(),
-        )),
-    )))
-}
-
-fn doc_filter(doc_id: i64) -> Result<Filter, StoreError> {
-    Ok(Filter::new_must(Condition::Field(
-        FieldCondition::new_match(
-            field("doc_id")?,
-            Match::new_value(ValueVariants::Integer(doc_id)),
-        ),
-    )))
-}
-
-fn field(name: &str) -> Result<qdrant_edge::JsonPath, StoreError> {
-    name.try_into()
-        .map_err(|_| StoreError::Engine(format!("bad field name {name}")))
-}
-
-fn to_point(
-    indexed: &IndexedNode,
-    layout: DenseLayout,
-) -> Result<qdrant_edge::PointStructPersisted, StoreError> {
-    let payload = match serde_json::to_value(&indexed.node) {
-        Ok(serde_json::Value::Object(map)) => qdrant_edge::Payload(map),
-        Ok(_) | Err(_) => return Err(StoreError::BadPayload("a node is not a JSON object".into())),
-    };
-    let sparse = SparseVector::new(
-        indexed.sparse.indices.clone(),
-        indexed.sparse.values.clone(),
-    )
-    .map_err(|err| StoreError::Engine(format!("bad sparse vector: {err}")))?;
-    let vectors = HashMap::from([
-        (
-            DENSE_VECTOR.to_string(),
-            match layout {
-                DenseLayout::Single => VectorPersisted::Dense(indexed.first_window().to_vec()),
-                DenseLayout::Windows => VectorPersisted::MultiDense(indexed.dense.clone()),
-            },
-        ),
-        (SPARSE_VECTOR.to_string(), VectorPersisted::Sparse(sparse)),
-    ]);
-    Ok(qdrant_edge::PointStructPersisted {
-        id: PointId::NumId(indexed.node.id),
-        vector: VectorStructPersisted::Named(vectors),
-        payload: Some(payload),
-    })
-}
-
-fn payload_to_node(payload: Option<qdrant_edge::Payload>) -> Result<Node, StoreError> {
-    let map = payload.ok_or_else(|| StoreError::BadPayload("a point has no payload".into()))?;
-    serde_json::from_value(serde_json::Value::Object(map.0))
-        .map_err(|err| StoreError::BadPayload(err.to_string()))
-}
-
 fn engine(err: OperationError) -> StoreError {
     StoreError::Engine(err.to_string())
 }
 
-/// qdrant-edge's `TEMP_SEGMENTS_PATH`, which the crate does not export.
-const TEMP_SEGMENTS: &str = "temp_segments";
-
-/// Empties the engine's `temp_segments` folder of an index being opened. An optimize
-/// builds its new segments there and moves them into `segments` when done, so what an
-/// optimize cut off by a kill leaves there is never read again (64 MB was seen). The
-/// library's lock keeps any other process from optimizing this index meanwhile.
-/// Housekeeping only: what cannot be removed is logged and left.
-fn remove_orphaned_temp_segments(index: &Path) {
-    let temp = index.join(TEMP_SEGMENTS);
-    let Ok(entries) = std::fs::read_dir(&temp) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let removed = if path.is_dir() {
-            std::fs::remove_dir_all(&path)
-        } else {
-            std::fs::remove_file(&path)
-        };
-        match removed {
-            Ok(()) => {
-                tracing::info!(path = %path.display(), "removed what an interrupted optimize left")
-            }
-            Err(err) => {
-                tracing::warn!(path = %path.display(), %err, "could not remove what an interrupted optimize left")
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::config::{field_params, update_field_index, TEMP_SEGMENTS};
+    use super::filter::field;
     use super::*;
+    use crate::store::schema::{INDEXED_FIELDS, RETIRED_FIELDS};
+    use crate::store::FusionMethod;
     use qdrant_edge::external::ordered_float::OrderedFloat;
-    use qdrant_edge::{Fusion as EdgeFusion, PayloadSchemaType, Prefetch};
+    use qdrant_edge::{
+        CreateIndex, FieldIndexOperations, Fusion as EdgeFusion, PayloadFieldSchema,
+        PayloadSchemaParams, PayloadSchemaType, Prefetch,
+    };
 
     impl EdgeStore {
-        /// The engine's own fused query, which [`VectorStore::hybrid_scores`] must equal
-        /// wherever no two similarities tie.
+        /// The engine's own fused query (its prefetches fused by its RRF or DBSF, not by
+        /// [`crate::store::fusion`]), which [`VectorStore::hybrid_scores`] must equal
+        /// wherever no two similarities tie. The engine has no min-max fusion, and its
+        /// DBSF no weights, so those fusions have nothing to be compared with.
         async fn engine_fused(
             &self,
             query: &QueryVectors,
@@ -668,13 +401,7 @@ mod tests {
                     prefetch(dense, DENSE_VECTOR, prefetch_limit, filter.clone()),
                     prefetch(sparse, SPARSE_VECTOR, prefetch_limit, filter),
                 ],
-                query: Some(ScoringQuery::Fusion(EdgeFusion::Rrf {
-                    k: fusion.rrf_k,
-                    weights: Some(vec![
-                        OrderedFloat(fusion.dense_weight),
-                        OrderedFloat(fusion.sparse_weight),
-                    ]),
-                })),
+                query: Some(ScoringQuery::Fusion(engine_fusion(fusion))),
                 filter: None,
                 score_threshold: None,
                 limit: 2 * prefetch_limit,
@@ -696,6 +423,24 @@ mod tests {
                 })
                 .collect::<Result<Vec<_>, StoreError>>()?;
             Ok(crate::store::best_of_fused(ranked, limit))
+        }
+    }
+
+    fn engine_fusion(fusion: Fusion) -> EdgeFusion {
+        match fusion.method {
+            FusionMethod::Rrf => EdgeFusion::Rrf {
+                k: fusion.rrf_k,
+                weights: Some(vec![
+                    OrderedFloat(fusion.dense_weight),
+                    OrderedFloat(fusion.sparse_weight),
+                ]),
+            },
+            FusionMethod::Dbsf if (fusion.dense_weight, fusion.sparse_weight) == (1.0, 1.0) => {
+                EdgeFusion::Dbsf
+            }
+            FusionMethod::Dbsf | FusionMethod::MinMax => {
+                panic!("the engine has no {fusion:?}")
+            }
         }
     }
 
@@ -827,10 +572,12 @@ mod tests {
         assert_eq!(points[0].dense, [axis(4, 2)]);
     }
 
-    const FUSIONS: [Fusion; 3] = [
+    /// Every fusion the engine has, in the settings it can run.
+    const FUSIONS: [Fusion; 4] = [
         Fusion::rrf(2, 1.0, 1.0),
         Fusion::rrf(60, 2.0, 0.5),
         Fusion::rrf(5, 0.0, 1.0),
+        Fusion::rrf(2, 1.0, 1.0).with_method(FusionMethod::Dbsf),
     ];
 
     /// Three documents without tied sparse weights (see
@@ -883,6 +630,14 @@ mod tests {
                                 .await
                                 .expect("engine");
                             assert_eq!(ours, engine, "{candidates:?} {fusion:?} top {limit}");
+                            // What searches fuse themselves, from the raw scores of the
+                            // nodes they hold, must be the engine's fusion too.
+                            if let Candidates::Ids(ids) = candidates {
+                                let raw = store.raw_scores(&query, ids).await.expect("raw");
+                                let mut local = crate::store::fusion::fuse(&raw, fusion);
+                                local.truncate(limit);
+                                assert_eq!(local, engine, "raw scores, {fusion:?} top {limit}");
+                            }
                         }
                     }
                 }

@@ -2,18 +2,17 @@
 //! remote Qdrant server implements the same trait.
 
 pub mod edge;
-mod edge_wal;
 pub mod fusion;
 pub mod location;
 pub mod remote;
+pub(crate) mod schema;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use crate::tree::Node;
 
-pub const DENSE_VECTOR: &str = "dense";
-pub const SPARSE_VECTOR: &str = "sparse";
+pub use schema::{DENSE_VECTOR, SPARSE_VECTOR};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

@@ -39,6 +39,9 @@ pub async fn fill(store: &dyn VectorStore, seed: u64) -> Vec<IndexedNode> {
 /// `fusion::fuse` over `raw_scores` must give exactly what the store's own fused query
 /// gives for the same candidates (ids, order and scores), and the raw dense similarity
 /// must be the exact cosine, for candidate sets of every size and several fusions.
+/// A server fuses by RRF itself; the embedded store's `hybrid_scores` is our fusion
+/// too, so for it this checks the two ways of asking agree, and the store's unit tests
+/// (`store::edge`) compare our fusion with the engine's own fused query.
 pub async fn assert_local_fusion_matches_the_engine(
     store: &dyn VectorStore,
     points: &[IndexedNode],
