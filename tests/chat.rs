@@ -6,12 +6,12 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use common::llm::free_port;
 use common::openai_double::{self, Behaviour};
-use common::{fixture, llama};
+use common::{ingest_fixture, llama, open_library, open_library_with_llm};
 use pagetree::chat::ask::AskOutcome;
 use pagetree::chat::AnswerSettings;
-use pagetree::ingest::NoProgress;
-use pagetree::library::{Library, OpenOptions};
+use pagetree::library::Library;
 use pagetree::llm::LlmSettings;
 use pagetree::search::{SearchSettings, Strategy};
 
@@ -28,47 +28,73 @@ async fn library_with(
     tune: impl FnOnce(&mut LlmSettings),
 ) -> Library {
     {
-        let (offline, _) = Library::open(dir, OpenOptions::default())
-            .await
-            .expect("opens");
+        let offline = open_library(dir).await;
         for file in ["multipage.pdf", "spanish.pdf"] {
-            offline
-                .ingest(&fixture(file), &NoProgress)
-                .await
-                .expect("ingests");
+            ingest_fixture(&offline, file).await;
         }
     }
     let llm = base_url.map(|url| {
-        let mut settings = LlmSettings::new(url, "smollm2");
+        let mut settings = common::llm::settings(&url);
         settings.max_attempts = 1;
-        settings.timeout = std::time::Duration::from_secs(60);
         tune(&mut settings);
         settings
     });
-    let (library, _) = Library::open(
-        dir,
-        OpenOptions {
-            llm,
-            ..OpenOptions::default()
-        },
-    )
-    .await
-    .expect("opens");
-    library
+    open_library_with_llm(dir, llm).await
 }
 
 /// `ask` with the tests' strategy and default settings, not watching the stream.
 async fn ask(library: &Library, question: &str) -> pagetree::Result<AskOutcome> {
+    ask_streaming(
+        library,
+        question,
+        AnswerSettings::default(),
+        &mut |_: &str| {},
+    )
+    .await
+}
+
+/// `ask` with the tests' strategy, giving each streamed piece to `on_piece`.
+async fn ask_streaming(
+    library: &Library,
+    question: &str,
+    answer: AnswerSettings,
+    on_piece: &mut (dyn FnMut(&str) + Send),
+) -> pagetree::Result<AskOutcome> {
     library
         .ask(
             question,
             &STRATEGY,
             &SearchSettings::default(),
             None,
-            AnswerSettings::default(),
-            &mut |_: &str| {},
+            answer,
+            on_piece,
         )
         .await
+}
+
+/// The history's record of the run `id`.
+async fn recorded_run(library: &Library, id: i64) -> pagetree::history::RunRecord {
+    library
+        .catalog()
+        .run(id)
+        .await
+        .expect("history")
+        .expect("recorded")
+}
+
+/// [`ask`], which must fail within bounded retries and be recorded as a failed run.
+async fn ask_fails_in_bounded_time(library: &Library) -> pagetree::Error {
+    let started = std::time::Instant::now();
+    let err = ask(library, "turbofan?")
+        .await
+        .expect_err("the model fails");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "bounded retries"
+    );
+    let runs = library.catalog().runs(10, None).await.expect("history");
+    assert_eq!(runs[0].status, "failed");
+    err
 }
 
 #[tokio::test]
@@ -77,31 +103,23 @@ async fn a_real_model_streams_an_answer_that_is_recorded() {
     let dir = tempfile::tempdir().expect("temp dir");
     let library = library(dir.path(), Some(server.base_url.clone())).await;
     let mut pieces = Vec::new();
-    let outcome = library
-        .ask(
-            "How does a turbofan produce thrust?",
-            &STRATEGY,
-            &SearchSettings::default(),
-            None,
-            AnswerSettings {
-                temperature: 0.1,
-                max_tokens: 120,
-            },
-            &mut |piece: &str| pieces.push(piece.to_string()),
-        )
-        .await
-        .expect("answers");
+    let outcome = ask_streaming(
+        &library,
+        "How does a turbofan produce thrust?",
+        AnswerSettings {
+            temperature: 0.1,
+            max_tokens: 120,
+        },
+        &mut |piece: &str| pieces.push(piece.to_string()),
+    )
+    .await
+    .expect("answers");
     assert!(pieces.len() > 3, "the answer arrived in pieces: {pieces:?}");
     assert!(outcome
         .first_token_ms
         .is_some_and(|ms| ms <= outcome.total_ms));
     assert!(outcome.model.is_some());
-    let run = library
-        .catalog()
-        .run(outcome.run_id)
-        .await
-        .expect("q")
-        .expect("recorded");
+    let run = recorded_run(&library, outcome.run_id).await;
     let answer = run.answer.expect("the answer is in history");
     assert_eq!(answer.text, outcome.answer.text);
     assert_eq!(run.status, "ok");
@@ -171,12 +189,7 @@ async fn citations_of_pages_outside_the_context_are_removed_and_reported() {
         .notes
         .iter()
         .any(|n| n.contains("removed citations")));
-    let run = library
-        .catalog()
-        .run(outcome.run_id)
-        .await
-        .expect("q")
-        .expect("recorded");
+    let run = recorded_run(&library, outcome.run_id).await;
     assert_eq!(run.answer.expect("answer").removed.len(), 2);
 }
 
@@ -229,33 +242,17 @@ async fn a_refusal_is_reported_in_words_and_recorded_as_failed() {
 async fn a_silent_server_times_out_and_the_question_is_recorded_as_failed() {
     let address = openai_double::start(Behaviour::Hang).await;
     let dir = tempfile::tempdir().expect("temp dir");
-    let library = {
-        let _ = library(dir.path(), None).await;
-        let mut llm = LlmSettings::new(format!("http://{address}/v1"), "smollm2");
-        llm.timeout = std::time::Duration::from_secs(1);
-        let (library, _) = Library::open(
-            dir.path(),
-            OpenOptions {
-                llm: Some(llm),
-                ..OpenOptions::default()
-            },
-        )
-        .await
-        .expect("opens");
-        library
-    };
-    let started = std::time::Instant::now();
-    let err = ask(&library, "turbofan?").await.expect_err("silence");
+    let library = library_with(dir.path(), Some(format!("http://{address}/v1")), |llm| {
+        llm.timeout = Duration::from_secs(1);
+        // The default number of attempts: retrying a silent server stays bounded.
+        llm.max_attempts = LlmSettings::new("", "").max_attempts;
+    })
+    .await;
+    let err = ask_fails_in_bounded_time(&library).await;
     assert!(
         err.to_string().contains("did not answer within 1 s"),
         "{err}"
     );
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(30),
-        "bounded retries"
-    );
-    let runs = library.catalog().runs(10, None).await.expect("history");
-    assert_eq!(runs[0].status, "failed");
 }
 
 #[tokio::test]
@@ -267,15 +264,8 @@ async fn rate_limits_and_server_errors_are_retried_then_reported() {
     .await;
     let dir = tempfile::tempdir().expect("temp dir");
     let library = library(dir.path(), Some(format!("http://{address}/v1"))).await;
-    let started = std::time::Instant::now();
-    let err = ask(&library, "turbofan?").await.expect_err("rate limited");
+    let err = ask_fails_in_bounded_time(&library).await;
     assert!(err.to_string().contains("slow down"), "{err}");
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(30),
-        "bounded retries"
-    );
-    let runs = library.catalog().runs(10, None).await.expect("history");
-    assert_eq!(runs[0].status, "failed");
 }
 
 #[tokio::test]
@@ -283,17 +273,14 @@ async fn without_a_model_the_answer_quotes_the_cited_pages() {
     let dir = tempfile::tempdir().expect("temp dir");
     let library = library(dir.path(), None).await;
     let mut streamed = String::new();
-    let outcome = library
-        .ask(
-            "How does a turbofan produce thrust?",
-            &STRATEGY,
-            &SearchSettings::default(),
-            None,
-            AnswerSettings::default(),
-            &mut |p: &str| streamed.push_str(p),
-        )
-        .await
-        .expect("answers offline");
+    let outcome = ask_streaming(
+        &library,
+        "How does a turbofan produce thrust?",
+        AnswerSettings::default(),
+        &mut |p: &str| streamed.push_str(p),
+    )
+    .await
+    .expect("answers offline");
     assert!(outcome.model.is_none());
     assert!(outcome
         .answer
@@ -310,11 +297,7 @@ async fn without_a_model_the_answer_quotes_the_cited_pages() {
 
 #[tokio::test]
 async fn a_password_in_the_llm_url_is_shown_nowhere() {
-    // A port nothing listens on: taken, then freed.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port")
-        .port();
+    let port = free_port();
     let dir = tempfile::tempdir().expect("temp dir");
     let url = format!("http://alice:s3cret-pw@127.0.0.1:{port}/v1");
     let library = library(dir.path(), Some(url)).await;

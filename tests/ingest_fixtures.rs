@@ -2,27 +2,15 @@
 
 mod common;
 
-use common::{fixture, open_library};
+use common::{added, fixture, ingest_fixture, leaf, open_library, page_text, temp_library};
 use pagetree::catalog::DocumentStatus;
 use pagetree::ingest::{IngestOutcome, NoProgress};
 use pagetree::tree::check_invariants;
 
 #[tokio::test]
 async fn multipage_pdf_becomes_a_valid_tree_with_distinctive_keywords() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let library = open_library(dir.path()).await;
-    let outcome = library
-        .ingest(&fixture("multipage.pdf"), &NoProgress)
-        .await
-        .expect("ingests");
-    let IngestOutcome::Added {
-        document,
-        warnings,
-        seconds,
-    } = outcome
-    else {
-        panic!("a new file is added")
-    };
+    let (_dir, library) = temp_library().await;
+    let (document, warnings, seconds) = added(ingest_fixture(&library, "multipage.pdf").await);
     assert_eq!(document.status, DocumentStatus::Ready);
     assert_eq!(document.page_count, Some(6));
     assert!(warnings.is_empty(), "{warnings:?}");
@@ -35,12 +23,7 @@ async fn multipage_pdf_becomes_a_valid_tree_with_distinctive_keywords() {
     check_invariants(&nodes, 6).expect("tree invariants");
     // 6 pages at width 4: two parents (4 + 2 pages) and a root.
     assert_eq!(nodes.len(), 9);
-    let page = |n: u32| {
-        nodes
-            .iter()
-            .find(|node| node.is_leaf() && node.page_start == n)
-            .expect("leaf")
-    };
+    let page = |n: u32| leaf(&nodes, n);
     for (number, term) in [
         (1, "chlorophyll"),
         (2, "magma"),
@@ -61,37 +44,17 @@ async fn multipage_pdf_becomes_a_valid_tree_with_distinctive_keywords() {
 
 #[tokio::test]
 async fn words_hyphenated_across_lines_are_joined_in_the_stored_text() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let library = open_library(dir.path()).await;
-    library
-        .ingest(&fixture("multipage.pdf"), &NoProgress)
-        .await
-        .expect("ingests");
-    let document = library.catalog().resolve("multipage").await.expect("known");
-    let text = library
-        .catalog()
-        .page_text(document.id, 2)
-        .await
-        .expect("query")
-        .expect("page 2 text");
+    let (_dir, library) = temp_library().await;
+    ingest_fixture(&library, "multipage.pdf").await;
+    let text = page_text(&library, "multipage", 2).await;
     assert!(text.contains("violent eruption that"), "{text}");
     assert!(!text.contains('\u{fffe}') && !text.contains('\u{2}') && !text.contains('\r'));
 }
 
 #[tokio::test]
 async fn a_blank_page_is_flagged_and_kept() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let library = open_library(dir.path()).await;
-    let outcome = library
-        .ingest(&fixture("with-empty-page.pdf"), &NoProgress)
-        .await
-        .expect("ingests");
-    let IngestOutcome::Added {
-        document, warnings, ..
-    } = outcome
-    else {
-        panic!("added")
-    };
+    let (_dir, library) = temp_library().await;
+    let (document, warnings, _) = added(ingest_fixture(&library, "with-empty-page.pdf").await);
     assert_eq!(document.page_count, Some(3));
     assert_eq!(document.pages_without_text, Some(1));
     assert!(
@@ -106,31 +69,18 @@ async fn a_blank_page_is_flagged_and_kept() {
 
 #[tokio::test]
 async fn cyrillic_and_spanish_text_survive_extraction() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let library = open_library(dir.path()).await;
+    let (_dir, library) = temp_library().await;
     for file in ["cyrillic.pdf", "spanish.pdf"] {
-        library
-            .ingest(&fixture(file), &NoProgress)
-            .await
-            .expect("ingests");
+        ingest_fixture(&library, file).await;
     }
     let (_, nodes) = library.tree("cyrillic").await.expect("tree");
-    let baikal = nodes
-        .iter()
-        .find(|n| n.is_leaf() && n.page_start == 2)
-        .expect("page 2");
+    let baikal = leaf(&nodes, 2);
     assert!(
         baikal.keywords.iter().any(|k| k == "байкал"),
         "{:?}",
         baikal.keywords
     );
-    let spanish = library.catalog().resolve("spanish").await.expect("known");
-    let text = library
-        .catalog()
-        .page_text(spanish.id, 2)
-        .await
-        .expect("q")
-        .expect("text");
+    let text = page_text(&library, "spanish", 2).await;
     assert!(
         text.contains("paella") && text.chars().any(|c| "áéíóñ".contains(c)),
         "{text}"
@@ -139,12 +89,8 @@ async fn cyrillic_and_spanish_text_survive_extraction() {
 
 #[tokio::test]
 async fn adding_the_same_content_twice_is_a_no_op_and_delete_removes_everything() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let library = open_library(dir.path()).await;
-    library
-        .ingest(&fixture("multipage.pdf"), &NoProgress)
-        .await
-        .expect("first");
+    let (dir, library) = temp_library().await;
+    ingest_fixture(&library, "multipage.pdf").await;
     // Same bytes under another name: still the same document.
     let copy = dir.path().join("copy-of-multipage.pdf");
     std::fs::copy(fixture("multipage.pdf"), &copy).expect("copy");
@@ -171,10 +117,7 @@ async fn a_library_reopens_with_its_documents_and_trees() {
     let dir = tempfile::tempdir().expect("temp dir");
     {
         let library = open_library(dir.path()).await;
-        library
-            .ingest(&fixture("multipage.pdf"), &NoProgress)
-            .await
-            .expect("ingests");
+        ingest_fixture(&library, "multipage.pdf").await;
     }
     let library = open_library(dir.path()).await;
     let (document, nodes) = library
@@ -187,8 +130,7 @@ async fn a_library_reopens_with_its_documents_and_trees() {
 
 #[tokio::test]
 async fn keywords_of_real_documents_hold_no_stop_word() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let library = open_library(dir.path()).await;
+    let (_dir, library) = temp_library().await;
     let files = [
         fixture("multipage.pdf"),
         fixture("cyrillic.pdf"),

@@ -5,19 +5,13 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::llm::{describe_error, double, free_port, settings};
 use common::openai_double::{self, Behaviour};
-use common::{fixture, llama};
-use pagetree::describe::{LlmDescriber, LlmSettings};
-use pagetree::ingest::{IngestOutcome, NoProgress};
-use pagetree::library::{Library, OpenOptions};
+use common::{added, ingest_fixture, leaf, llama, open_library_with_llm};
+use pagetree::describe::LlmDescriber;
+use pagetree::ingest::IngestOutcome;
 use pagetree::llm::{LlmClient, LlmFailure};
 use pagetree::tree::check_invariants;
-
-fn settings(base_url: &str) -> LlmSettings {
-    let mut settings = LlmSettings::new(base_url, "smollm2");
-    settings.timeout = Duration::from_secs(60);
-    settings
-}
 
 #[tokio::test]
 async fn a_real_server_describes_pages_and_sections_and_a_whole_document() {
@@ -37,18 +31,8 @@ async fn a_real_server_describes_pages_and_sections_and_a_whole_document() {
     assert!(!summary.trim().is_empty());
 
     let dir = tempfile::tempdir().expect("temp dir");
-    let options = OpenOptions {
-        llm: Some(settings(&server.base_url)),
-        ..OpenOptions::default()
-    };
-    let (library, _) = Library::open(dir.path(), options).await.expect("opens");
-    let outcome = library
-        .ingest(&fixture("multipage.pdf"), &NoProgress)
-        .await
-        .expect("ingests");
-    let IngestOutcome::Added { document, .. } = outcome else {
-        panic!("added")
-    };
+    let library = open_library_with_llm(dir.path(), Some(settings(&server.base_url))).await;
+    let (document, _, _) = added(ingest_fixture(&library, "multipage.pdf").await);
     assert_eq!(document.describer.as_deref(), Some("llm"));
     let (_, nodes) = library.tree("multipage").await.expect("tree");
     check_invariants(&nodes, 6).expect("invariants");
@@ -61,12 +45,8 @@ async fn a_real_server_lists_its_model_and_an_absent_one_is_named() {
     let names = client.model_names().await.expect("a model list");
     assert!(names.iter().any(|name| name == "smollm2"), "{names:?}");
 
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("port")
-        .port();
-    let absent =
-        LlmClient::new(settings(&format!("http://127.0.0.1:{port}/v1"))).expect("settings");
+    let url = format!("http://127.0.0.1:{}/v1", free_port());
+    let absent = LlmClient::new(settings(&url)).expect("settings");
     let err = absent.model_names().await.expect_err("nothing listens");
     assert!(matches!(err, LlmFailure::Unreachable { .. }), "{err}");
 }
@@ -74,11 +54,9 @@ async fn a_real_server_lists_its_model_and_an_absent_one_is_named() {
 #[tokio::test]
 async fn garbage_from_the_server_is_reported_and_ingestion_falls_back_offline() {
     let address = openai_double::start(Behaviour::Content("this is not JSON at all".into())).await;
-    let url = format!("http://{address}/v1");
-    let mut quick = settings(&url);
-    quick.max_attempts = 2;
-    let describer = LlmDescriber::new(quick.clone()).expect("settings");
-    let err = describer
+    let quick = double(address, 2);
+    let err = LlmDescriber::new(quick.clone())
+        .expect("settings")
         .describe_page("Some page.")
         .await
         .expect_err("garbage");
@@ -86,18 +64,8 @@ async fn garbage_from_the_server_is_reported_and_ingestion_falls_back_offline() 
     assert!(err.to_string().contains("not the JSON asked for"));
 
     let dir = tempfile::tempdir().expect("temp dir");
-    let options = OpenOptions {
-        llm: Some(quick),
-        ..OpenOptions::default()
-    };
-    let (library, _) = Library::open(dir.path(), options).await.expect("opens");
-    let outcome = library
-        .ingest(&fixture("multipage.pdf"), &NoProgress)
-        .await
-        .expect("still ingests");
-    let IngestOutcome::Added { warnings, .. } = outcome else {
-        panic!("added")
-    };
+    let library = open_library_with_llm(dir.path(), Some(quick)).await;
+    let (_, warnings, _) = added(ingest_fixture(&library, "multipage.pdf").await);
     assert!(
         warnings
             .iter()
@@ -105,10 +73,7 @@ async fn garbage_from_the_server_is_reported_and_ingestion_falls_back_offline() 
         "{warnings:?}"
     );
     let (_, nodes) = library.tree("multipage").await.expect("tree");
-    let magma = nodes
-        .iter()
-        .find(|n| n.is_leaf() && n.page_start == 2)
-        .expect("page 2");
+    let magma = leaf(&nodes, 2);
     assert!(
         magma.keywords.iter().any(|k| k == "magma"),
         "offline keywords: {:?}",
@@ -119,13 +84,7 @@ async fn garbage_from_the_server_is_reported_and_ingestion_falls_back_offline() 
 #[tokio::test]
 async fn a_valid_json_answer_that_breaks_the_schema_is_garbage_too() {
     let address = openai_double::start(Behaviour::Content(r#"{"summary": 3}"#.into())).await;
-    let mut quick = settings(&format!("http://{address}/v1"));
-    quick.max_attempts = 1;
-    let err = LlmDescriber::new(quick)
-        .expect("settings")
-        .describe_page("x")
-        .await
-        .expect_err("bad");
+    let err = describe_error(double(address, 1)).await;
     assert!(matches!(err, LlmFailure::Garbage(_)), "{err}");
 }
 
@@ -136,13 +95,7 @@ async fn server_errors_are_reported_in_words() {
         r#"{"error":{"message":"model is loading","type":"unavailable"}}"#.into(),
     ))
     .await;
-    let mut quick = settings(&format!("http://{address}/v1"));
-    quick.max_attempts = 1;
-    let err = LlmDescriber::new(quick)
-        .expect("settings")
-        .describe_page("x")
-        .await
-        .expect_err("503");
+    let err = describe_error(double(address, 1)).await;
     assert!(matches!(err, LlmFailure::Server(_)), "{err}");
     assert!(err.to_string().contains("model is loading"), "{err}");
 }
@@ -150,15 +103,10 @@ async fn server_errors_are_reported_in_words() {
 #[tokio::test]
 async fn a_silent_server_times_out_within_the_bounded_retries() {
     let address = openai_double::start(Behaviour::Hang).await;
-    let mut slow = settings(&format!("http://{address}/v1"));
+    let mut slow = double(address, 2);
     slow.timeout = Duration::from_secs(1);
-    slow.max_attempts = 2;
     let started = Instant::now();
-    let err = LlmDescriber::new(slow.clone())
-        .expect("settings")
-        .describe_page("x")
-        .await
-        .expect_err("timeout");
+    let err = describe_error(slow.clone()).await;
     assert!(matches!(err, LlmFailure::Timeout { .. }), "{err}");
     assert!(err.to_string().contains("did not answer within 1 s"));
     assert!(
@@ -168,18 +116,8 @@ async fn a_silent_server_times_out_within_the_bounded_retries() {
 
     // A whole document gives up on the model after a few failures instead of waiting on every page.
     let dir = tempfile::tempdir().expect("temp dir");
-    let options = OpenOptions {
-        llm: Some(slow),
-        ..OpenOptions::default()
-    };
-    let (library, _) = Library::open(dir.path(), options).await.expect("opens");
-    let outcome = library
-        .ingest(&fixture("multipage.pdf"), &NoProgress)
-        .await
-        .expect("ingests offline");
-    let IngestOutcome::Added { warnings, .. } = outcome else {
-        panic!("added")
-    };
+    let library = open_library_with_llm(dir.path(), Some(slow)).await;
+    let (_, warnings, _) = added(ingest_fixture(&library, "multipage.pdf").await);
     assert!(
         warnings.iter().any(|w| w.contains("did not answer")),
         "{warnings:?}"
@@ -188,30 +126,15 @@ async fn a_silent_server_times_out_within_the_bounded_retries() {
 
 #[tokio::test]
 async fn an_absent_server_is_named_and_ingestion_still_completes() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("port")
-        .port();
-    // Nothing listens on the port once the probe listener is dropped.
+    let port = free_port();
     let url = format!("http://127.0.0.1:{port}/v1");
-    let err = LlmDescriber::new(settings(&url))
-        .expect("settings")
-        .describe_page("x")
-        .await
-        .expect_err("absent");
+    let err = describe_error(settings(&url)).await;
     assert!(matches!(err, LlmFailure::Unreachable { .. }), "{err}");
     assert!(err.to_string().contains(&format!("127.0.0.1:{port}")));
 
     let dir = tempfile::tempdir().expect("temp dir");
-    let options = OpenOptions {
-        llm: Some(settings(&url)),
-        ..OpenOptions::default()
-    };
-    let (library, _) = Library::open(dir.path(), options).await.expect("opens");
-    let outcome = library
-        .ingest(&fixture("with-empty-page.pdf"), &NoProgress)
-        .await
-        .expect("ingests");
+    let library = open_library_with_llm(dir.path(), Some(settings(&url))).await;
+    let outcome = ingest_fixture(&library, "with-empty-page.pdf").await;
     assert!(matches!(
         outcome,
         IngestOutcome::AlreadyPresent { .. } | IngestOutcome::Added { .. }
@@ -222,13 +145,7 @@ async fn an_absent_server_is_named_and_ingestion_still_completes() {
 async fn a_huge_answer_is_refused_at_the_cap_without_reading_it() {
     let (address, probe) =
         openai_double::start_probed(Behaviour::Huge(200, 200 * 1024 * 1024)).await;
-    let mut quick = settings(&format!("http://{address}/v1"));
-    quick.max_attempts = 3;
-    let err = LlmDescriber::new(quick)
-        .expect("settings")
-        .describe_page("x")
-        .await
-        .expect_err("too large");
+    let err = describe_error(double(address, 3)).await;
     assert!(matches!(err, LlmFailure::TooLarge { .. }), "{err}");
     assert!(err.to_string().contains("larger than 4 MB"), "{err}");
     // Read once (a size limit is not retried), and only as far as the cap.
@@ -243,13 +160,7 @@ async fn a_huge_answer_is_refused_at_the_cap_without_reading_it() {
 async fn a_huge_error_body_gives_a_short_message() {
     let (address, probe) =
         openai_double::start_probed(Behaviour::Huge(500, 200 * 1024 * 1024)).await;
-    let mut quick = settings(&format!("http://{address}/v1"));
-    quick.max_attempts = 1;
-    let err = LlmDescriber::new(quick)
-        .expect("settings")
-        .describe_page("x")
-        .await
-        .expect_err("a server error");
+    let err = describe_error(double(address, 1)).await;
     assert!(matches!(err, LlmFailure::Server(_)), "{err}");
     assert!(
         err.to_string().len() < 2_000,

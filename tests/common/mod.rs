@@ -3,13 +3,18 @@
 
 pub mod contract;
 pub mod llama;
+pub mod llm;
 pub mod openai_double;
 pub mod qdrant;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use pagetree::catalog::DocumentRecord;
+use pagetree::ingest::{IngestOutcome, NoProgress, StageSeconds};
 use pagetree::library::{Library, OpenOptions};
+use pagetree::llm::LlmSettings;
+use pagetree::tree::Node;
 
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -41,10 +46,7 @@ pub const DISTINCT_FIXTURES: [&str; 4] = [
 /// Adds [`DISTINCT_FIXTURES`] to `library`.
 pub async fn ingest_distinct_fixtures(library: &Library) {
     for file in DISTINCT_FIXTURES {
-        library
-            .ingest(&fixture(file), &pagetree::ingest::NoProgress)
-            .await
-            .unwrap_or_else(|err| panic!("{file} ingests: {err}"));
+        ingest_fixture(library, file).await;
     }
 }
 
@@ -68,12 +70,67 @@ pub fn tree_strategies() -> Vec<pagetree::search::Strategy> {
 }
 
 pub async fn open_library(root: &Path) -> Library {
-    let (library, _) = Library::open(root, OpenOptions::default())
-        .await
-        .unwrap_or_else(|err| {
-            panic!("the library opens: {err} (run scripts/setup.sh for the assets)")
-        });
+    open_library_with_llm(root, None).await
+}
+
+/// Opens the library at `root` with `llm` as its model (`None`: offline).
+pub async fn open_library_with_llm(root: &Path, llm: Option<LlmSettings>) -> Library {
+    let options = OpenOptions {
+        llm,
+        ..OpenOptions::default()
+    };
+    let (library, _) = Library::open(root, options).await.unwrap_or_else(|err| {
+        panic!("the library opens: {err} (run scripts/setup.sh for the assets)")
+    });
     library
+}
+
+/// An empty library in a fresh temporary folder (keep the folder while the library lives).
+pub async fn temp_library() -> (tempfile::TempDir, Library) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = open_library(dir.path()).await;
+    (dir, library)
+}
+
+/// Adds the fixture `name` to `library`.
+pub async fn ingest_fixture(library: &Library, name: &str) -> IngestOutcome {
+    library
+        .ingest(&fixture(name), &NoProgress)
+        .await
+        .unwrap_or_else(|err| panic!("{name} ingests: {err}"))
+}
+
+/// The document, warnings and stage timings of an outcome that must be `Added`.
+pub fn added(outcome: IngestOutcome) -> (DocumentRecord, Vec<String>, StageSeconds) {
+    match outcome {
+        IngestOutcome::Added {
+            document,
+            warnings,
+            seconds,
+        } => (document, warnings, seconds),
+        IngestOutcome::AlreadyPresent { document } => {
+            panic!("{} was already in the library", document.name)
+        }
+    }
+}
+
+/// The leaf of page `page` among a document's tree nodes.
+pub fn leaf(nodes: &[Node], page: u32) -> &Node {
+    nodes
+        .iter()
+        .find(|node| node.is_leaf() && node.page_start == page)
+        .unwrap_or_else(|| panic!("no leaf for page {page}"))
+}
+
+/// The stored text of page `page` of the document `name`.
+pub async fn page_text(library: &Library, name: &str, page: u32) -> String {
+    let document = library.catalog().resolve(name).await.expect("known");
+    library
+        .catalog()
+        .page_text(document.id, page)
+        .await
+        .expect("query")
+        .unwrap_or_else(|| panic!("{name} has text for page {page}"))
 }
 
 pub fn cli(library: &Path, args: &[&str]) -> Output {

@@ -23,24 +23,15 @@ pub fn server_key() -> Option<String> {
         .filter(|key| !key.trim().is_empty())
 }
 
-/// The server's URL, or `None` after saying why the test is skipped.
-pub fn server_url(test: &str) -> Option<String> {
+/// The server's URL. The tests that call this are `#[ignore]`d; run without the
+/// variable, they fail and say what to set.
+pub fn server_url() -> String {
     match std::env::var(URL_VARIABLE) {
-        Ok(url) if !url.trim().is_empty() => Some(url.trim().to_string()),
-        _ => {
-            say_skipped(&format!(
-                "skipped {test}: set {URL_VARIABLE} to a Qdrant server's gRPC address (e.g. http://127.0.0.1:6334) to run it"
-            ));
-            None
-        }
+        Ok(url) if !url.trim().is_empty() => url.trim().to_string(),
+        _ => panic!(
+            "set {URL_VARIABLE} to a Qdrant server's gRPC address (e.g. http://127.0.0.1:6334) to run this test"
+        ),
     }
-}
-
-/// Writes past the test harness's capture (which only takes `print!`/`eprint!`), so
-/// that a run without a server says which tests did not run.
-pub fn say_skipped(line: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 /// `host:port` of an `http://host:port` URL.
