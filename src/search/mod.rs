@@ -8,10 +8,10 @@ pub mod knee;
 pub mod node_cache;
 pub mod page_boosts;
 pub mod page_order;
-pub mod proxy;
 pub mod query;
 mod recorded;
 pub mod run;
+pub mod strategies;
 pub mod strategy;
 pub mod walk;
 
