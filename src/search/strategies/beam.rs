@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::{stop_reason, MAX_STEPS};
 use crate::search::knee::{CutRule, KneeCut};
-use crate::search::run::{scores, SearchRun};
+use crate::search::state::{scores, SearchState};
 use crate::search::walk::{elimination_walk, Stop, StopRule};
 use crate::store::{ScoredNode, StoreError};
 
@@ -78,7 +78,7 @@ impl BeamCut {
 }
 
 pub(super) async fn select(
-    search: &mut SearchRun<'_>,
+    search: &mut SearchState<'_>,
     roots: &[u64],
     cut: BeamCut,
 ) -> Result<Vec<ScoredNode>, StoreError> {
@@ -127,7 +127,7 @@ pub(super) async fn select(
 
 /// Ranks the beam together with its children.
 async fn expand(
-    search: &mut SearchRun<'_>,
+    search: &mut SearchState<'_>,
     beam: &[ScoredNode],
 ) -> Result<(Vec<ScoredNode>, HashSet<u64>, HashMap<u64, Vec<u64>>), StoreError> {
     search.load(beam).await?;

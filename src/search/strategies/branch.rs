@@ -2,11 +2,11 @@
 //! rank above it, until every branch ends at a node that beats its children.
 
 use super::MAX_STEPS;
-use crate::search::run::SearchRun;
+use crate::search::state::SearchState;
 use crate::store::{ScoredNode, StoreError};
 
 pub(super) async fn select(
-    search: &mut SearchRun<'_>,
+    search: &mut SearchState<'_>,
     roots: &[u64],
     count: usize,
 ) -> Result<Vec<ScoredNode>, StoreError> {

@@ -1,13 +1,13 @@
 //! Collapsed tree (RAPTOR's): no descent, every level ranked in one list.
 
 use crate::search::knee::knee_cut;
-use crate::search::run::{scores, SearchRun};
+use crate::search::state::{scores, SearchState};
 use crate::store::{Candidates, ScoredNode, StoreError};
 
 /// Ranks the best `depth` nodes of every level in one hybrid query, cuts at the
 /// knee, and keeps of overlapping nodes (a section and its pages) the better ranked.
 pub(super) async fn select(
-    search: &mut SearchRun<'_>,
+    search: &mut SearchState<'_>,
     depth: usize,
     documents: &[i64],
 ) -> Result<Vec<ScoredNode>, StoreError> {

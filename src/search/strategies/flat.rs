@@ -1,10 +1,10 @@
 //! Flat: hybrid top-k over the searched documents' pages, no tree.
 
-use crate::search::run::SearchRun;
+use crate::search::state::SearchState;
 use crate::store::{Candidates, ScoredNode, StoreError};
 
 pub(super) async fn select(
-    search: &mut SearchRun<'_>,
+    search: &mut SearchState<'_>,
     k: usize,
     documents: &[i64],
 ) -> Result<Vec<ScoredNode>, StoreError> {

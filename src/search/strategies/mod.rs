@@ -1,5 +1,5 @@
 //! The strategies, one module each. A tree strategy chooses nodes from the page trees
-//! through a [`SearchRun`] (the search's scores, payloads and trace); proxy-pointer asks
+//! through a [`SearchState`] (the search's scores, payloads and trace); proxy-pointer asks
 //! an LLM instead. [`Strategy::plan`] sends every strategy to exactly one of the two,
 //! so that neither can be handed the other's.
 
@@ -10,7 +10,7 @@ pub mod flat;
 pub mod proxy_pointer;
 
 use super::knee::CutRule;
-use super::run::SearchRun;
+use super::state::SearchState;
 use super::walk::Stop;
 use super::{SectionScoring, Strategy};
 use crate::store::{ScoredNode, StoreError};
@@ -79,7 +79,7 @@ impl TreeStrategy {
     /// leaves of `documents`; the chosen nodes' payloads are read.
     pub(in crate::search) async fn select(
         self,
-        search: &mut SearchRun<'_>,
+        search: &mut SearchState<'_>,
         roots: &[u64],
         documents: &[i64],
     ) -> Result<Vec<ScoredNode>, StoreError> {

@@ -1,9 +1,10 @@
-//! Runs one strategy against the store: ranking steps, the walk, the knee, the trace.
+//! The state of one search, which every tree strategy works on: the nodes' raw scores
+//! (each fetched once), their payloads, the trace, the boosts and page evidence every
+//! step ranks with, and whether the search covers the whole library.
 
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-use super::knee::knee_cut;
 use super::node_cache::NodeCache;
 use super::page_boosts::PageBoosts;
 use super::{SectionScoring, SelectedNode, TraceStep};
@@ -12,12 +13,11 @@ use crate::store::{
 };
 use crate::tree::{doc_id_of, Node};
 
-/// How deep narrowing looks into a wide node's pages, in multiples of the pages it may
-/// keep. On the dev split (47 questions, whole library, 8 pages kept) every tree
-/// strategy keeps the hit rate of ranking all pages (16 and beyond are the same as
-/// all) with 4–8% fewer tokens: knee .191 at 8,039 tokens against 8,530; depth 2 and 1
-/// cut deeper (knee 7,545 and 6,227) but lose a hit on knee or beam.
-pub const NARROWING_DEPTH: usize = 4;
+mod narrow;
+
+#[cfg(test)]
+use narrow::pages_under;
+pub use narrow::NARROWING_DEPTH;
 
 /// Roots a search over the whole library accepts from the store beyond the searched
 /// ones: those of documents being ingested, or whose ingestion failed, before they
@@ -52,7 +52,7 @@ impl PageEvidence {
 }
 
 /// The state of one search: the query (embedded once), the nodes seen so far, the trace.
-pub struct SearchRun<'a> {
+pub struct SearchState<'a> {
     store: &'a dyn VectorStore,
     cache: &'a NodeCache,
     query: &'a QueryVectors,
@@ -89,7 +89,7 @@ pub struct SearchRun<'a> {
     pub started: Instant,
 }
 
-impl<'a> SearchRun<'a> {
+impl<'a> SearchState<'a> {
     /// A search over `store`, reading node payloads through `cache` (and filling it).
     pub fn new(
         store: &'a dyn VectorStore,
@@ -479,97 +479,6 @@ impl<'a> SearchRun<'a> {
             .await
     }
 
-    /// Replaces every chosen node wider than `max_pages` pages by its best pages: the
-    /// node's pages are ranked by a hybrid query whose two lists each pass on their
-    /// best [`NARROWING_DEPTH`] × `max_pages` pages (as flat top-k does over the whole
-    /// library), the ranking is cut at the knee, and at most `max_pages` are kept. The
-    /// wide nodes' queries run at the same time.
-    pub async fn narrow_wide_nodes(
-        &mut self,
-        chosen: Vec<ScoredNode>,
-        max_pages: u32,
-    ) -> Result<Vec<ScoredNode>, StoreError> {
-        let wide: Vec<Node> = chosen
-            .iter()
-            .filter_map(|scored| self.nodes.get(&scored.id))
-            .filter(|node| node.page_end - node.page_start >= max_pages)
-            .cloned()
-            .collect();
-        if wide.is_empty() {
-            return Ok(chosen);
-        }
-        let depth = NARROWING_DEPTH * max_pages as usize;
-        let (store, query, fusion) = (self.store, self.query, self.fusion);
-        let rankings = futures::future::try_join_all(wide.iter().map(|node| {
-            let candidates = pages_under(node);
-            async move { store.hybrid_scores(query, &candidates, depth, fusion).await }
-        }))
-        .await?;
-        self.store_queries += rankings.len();
-        let rankings: Vec<Vec<ScoredNode>> = rankings
-            .into_iter()
-            .map(|ranked| self.with_page_boosts_added(ranked))
-            .collect();
-        let mut ranking_of: HashMap<u64, (Node, Vec<ScoredNode>)> = wide
-            .into_iter()
-            .zip(rankings)
-            .map(|(node, ranked)| (node.id, (node, ranked)))
-            .collect();
-
-        let mut narrowed = Vec::with_capacity(chosen.len());
-        for scored in chosen {
-            let Some((node, ranked)) = ranking_of.remove(&scored.id) else {
-                narrowed.push(scored);
-                continue;
-            };
-            let cut = knee_cut(&scores(&ranked));
-            let keep = cut.keep.min(max_pages as usize).max(1);
-            // The pages inherit the section's score so that sections keep their order.
-            let best: Vec<ScoredNode> = ranked[..keep.min(ranked.len())]
-                .iter()
-                .map(|page| ScoredNode {
-                    id: page.id,
-                    score: scored.score * (page.score / ranked[0].score.max(f32::MIN_POSITIVE)),
-                })
-                .collect();
-            for page in &best {
-                let number = crate::tree::page_of_leaf(page.id);
-                let selected = SelectedNode {
-                    id: page.id,
-                    doc_id: node.doc_id,
-                    file_name: node.file_name.clone(),
-                    level: 0,
-                    page_start: number,
-                    page_end: number,
-                    score: page.score,
-                };
-                self.narrowed_pages.insert(page.id, selected);
-            }
-            self.record(
-                format!(
-                    "narrow pages {}-{} of {}",
-                    node.page_start, node.page_end, node.file_name
-                ),
-                &ranked,
-                cut.knee_index,
-                best.len(),
-                vec![node.id],
-                &best,
-            );
-            narrowed.extend(best);
-        }
-        narrowed.sort_by(|a, b| b.score.total_cmp(&a.score));
-        self.record(
-            "selected",
-            &narrowed,
-            None,
-            narrowed.len(),
-            Vec::new(),
-            &narrowed,
-        );
-        Ok(narrowed)
-    }
-
     /// The chosen nodes with their citation data, best first.
     pub fn selected(&self, chosen: &[ScoredNode]) -> Vec<SelectedNode> {
         chosen
@@ -586,20 +495,6 @@ impl<'a> SearchRun<'a> {
             })
             .collect()
     }
-}
-
-/// The pages under `node`. A root's are its document's leaves, which the store finds
-/// by a payload filter; any other node's are named by id, and the engine looks each id
-/// up in every segment (at 1M nodes that lookup was 18% of the searches' time).
-fn pages_under(node: &Node) -> Candidates {
-    if node.is_root() {
-        return Candidates::LeavesOf(vec![node.doc_id]);
-    }
-    Candidates::BestOf(
-        (node.page_start..=node.page_end)
-            .map(|page| crate::tree::page_node_id(node.doc_id, page))
-            .collect(),
-    )
 }
 
 pub(super) fn scores(nodes: &[ScoredNode]) -> Vec<f32> {
@@ -628,7 +523,7 @@ mod tests {
         ) -> Result<Vec<ScoredNode>, StoreError>;
     }
 
-    impl Execute for SearchRun<'_> {
+    impl Execute for SearchState<'_> {
         async fn execute(
             &mut self,
             strategy: &Strategy,
@@ -742,8 +637,8 @@ mod tests {
             (SectionScoring::OwnText, halves[0]),
             (SectionScoring::BestPage, halves[1]),
         ] {
-            let mut run =
-                SearchRun::new(&store, &cache, &query, FUSION, None).with_section_scoring(scoring);
+            let mut run = SearchState::new(&store, &cache, &query, FUSION, None)
+                .with_section_scoring(scoring);
             let chosen = run
                 .execute(&Strategy::Beam { width: 1 }, &[root], &[1])
                 .await
@@ -766,7 +661,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let (store, roots, query) = two_documents(dir.path()).await;
         let cache = NodeCache::new(1_000);
-        let mut run = SearchRun::new(&store, &cache, &query, FUSION, None);
+        let mut run = SearchState::new(&store, &cache, &query, FUSION, None);
         run.load(&roots).await.expect("load");
 
         let narrowed = run
@@ -812,11 +707,11 @@ mod tests {
         let (store, roots, query) = documents(dir.path(), &[(1, 12), (2, 12), (3, 12)]).await;
         let ids: Vec<u64> = roots.iter().map(|r| r.id).collect();
         let cache = NodeCache::new(1_000);
-        let mut plain = SearchRun::new(&store, &cache, &query, FUSION, None);
+        let mut plain = SearchState::new(&store, &cache, &query, FUSION, None);
         let unboosted = plain.rank_roots(&ids).await.expect("ranked");
         let last = unboosted.last().expect("three roots").clone();
 
-        let mut boosted = SearchRun::new(&store, &cache, &query, FUSION, None)
+        let mut boosted = SearchState::new(&store, &cache, &query, FUSION, None)
             .with_root_boosts(HashMap::from([(last.id, 1.0)]), false);
         let ranked = boosted.rank_roots(&ids).await.expect("ranked");
         assert_eq!(
@@ -878,7 +773,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let (store, roots, query) = two_documents(dir.path()).await;
         let cache = NodeCache::new(1_000);
-        let mut run = SearchRun::new(&store, &cache, &query, FUSION, None);
+        let mut run = SearchState::new(&store, &cache, &query, FUSION, None);
         run.load(&roots).await.expect("load");
         let kept = run
             .narrow_wide_nodes(roots.clone(), 200)
@@ -1013,7 +908,7 @@ mod tests {
         let store = RecordingStore::over(inner);
         let cache = NodeCache::new(1_000);
         let root_ids: Vec<u64> = roots.iter().map(|r| r.id).collect();
-        let mut run = SearchRun::new(&store, &cache, &query, FUSION, None);
+        let mut run = SearchState::new(&store, &cache, &query, FUSION, None);
         run.execute(
             &Strategy::Branch { roots: 6 },
             &root_ids,
@@ -1046,7 +941,7 @@ mod tests {
             sensitivity: 0.0,
             max_roots: 10,
         };
-        let mut run = SearchRun::new(&store, &cache, &query, FUSION, None);
+        let mut run = SearchState::new(&store, &cache, &query, FUSION, None);
         run.execute(&strategy, &root_ids, &[1, 2])
             .await
             .expect("search");
@@ -1081,7 +976,7 @@ mod tests {
         let cache = NodeCache::new(1_000);
         let searched: Vec<u64> = roots[..2].iter().map(|r| r.id).collect();
         let mut run =
-            SearchRun::new(store, &cache, query, FUSION, None).with_stray_roots(stray_roots);
+            SearchState::new(store, &cache, query, FUSION, None).with_stray_roots(stray_roots);
         if let Some(others_stored) = whole_library {
             run = run.over_whole_library(others_stored);
         }

@@ -6,7 +6,7 @@ use std::time::Instant;
 use super::context::{self, Context};
 use super::page_boosts::PageBoosts;
 use super::page_order;
-use super::run::SearchRun;
+use super::state::SearchState;
 use super::strategies::Plan;
 use super::{SearchResult, SearchSettings, SelectedNode, Strategy};
 use crate::card::{analyse_question, QuestionAnalysis};
@@ -167,7 +167,7 @@ impl Library {
         let doc_ids: Vec<i64> = documents.iter().map(|&(id, _)| id).collect();
         let store = self.store().await?;
         let search_started = Instant::now();
-        let mut run = SearchRun::new(
+        let mut run = SearchState::new(
             store.as_ref(),
             self.node_cache(),
             query,
