@@ -3,15 +3,15 @@
 
 pub mod bounds;
 pub mod context;
-mod execute;
 pub mod knee;
+mod library_search;
 pub mod node_cache;
 pub mod page_boosts;
 pub mod page_order;
-pub mod proxy;
 pub mod query;
 mod recorded;
-pub mod run;
+pub mod state;
+pub mod strategies;
 pub mod strategy;
 pub mod walk;
 

@@ -8,11 +8,11 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{SearchResult, SearchSettings, SelectedNode, Strategy, TraceStep};
 use crate::catalog::DocumentRecord;
 use crate::error::Result;
 use crate::library::{Library, LibraryError};
 use crate::llm::{cut_chars, LlmClient, LlmFailure};
+use crate::search::{SearchResult, SearchSettings, SelectedNode, Strategy, TraceStep};
 use crate::store::{Candidates, QueryVectors, ScoredNode};
 use crate::tree::{page_node_id, Node};
 
@@ -153,17 +153,15 @@ fn proxy_listing(proxies: &[&Node], names: &HashMap<i64, &str>) -> String {
 }
 
 impl Library {
-    pub(super) async fn proxy_pointer(
+    /// Runs proxy-pointer, showing the model the best `proxies` section summaries.
+    pub(in crate::search) async fn proxy_pointer(
         &self,
         question: &str,
         query: &QueryVectors,
         embed_ms: f64,
-        strategy: &Strategy,
+        proxies: usize,
         settings: &SearchSettings,
     ) -> Result<SearchResult> {
-        let Strategy::ProxyPointer { proxies } = strategy else {
-            return Err(LibraryError::Settings("not a proxy-pointer strategy".into()).into());
-        };
         let llm_settings = self.llm_settings().ok_or(LibraryError::NoLlm)?.clone();
         let client = LlmClient::new(llm_settings).map_err(|e| LibraryError::Settings(e.0))?;
         let started = Instant::now();
@@ -177,7 +175,7 @@ impl Library {
             .hybrid_scores(
                 query,
                 &Candidates::Sections(doc_ids),
-                (*proxies).max(1),
+                proxies.max(1),
                 settings.fusion,
             )
             .await?;
@@ -267,7 +265,7 @@ impl Library {
         };
         Ok(SearchResult {
             question: question.to_string(),
-            strategy: strategy.clone(),
+            strategy: Strategy::ProxyPointer { proxies },
             settings: settings.clone(),
             selected,
             context,

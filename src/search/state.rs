@@ -1,28 +1,23 @@
-//! Runs one strategy against the store: ranking steps, the walk, the knee, the trace.
+//! The state of one search, which every tree strategy works on: the nodes' raw scores
+//! (each fetched once), their payloads, the trace, the boosts and page evidence every
+//! step ranks with, and whether the search covers the whole library.
 
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-use super::knee::{knee_cut, CutRule};
 use super::node_cache::NodeCache;
 use super::page_boosts::PageBoosts;
-use super::walk::{elimination_walk, Stop, StopRule};
-use super::{SectionScoring, SelectedNode, Strategy, TraceStep};
+use super::{SectionScoring, SelectedNode, TraceStep};
 use crate::store::{
     fusion, Candidates, Fusion, QueryVectors, RawScores, ScoredNode, StoreError, VectorStore,
 };
 use crate::tree::{doc_id_of, Node};
 
-/// A beam that still changes after this many steps is stopped anyway; trees are at most
-/// a dozen levels deep, so reaching it means something oscillates.
-const MAX_STEPS: usize = 64;
+mod narrow;
 
-/// How deep narrowing looks into a wide node's pages, in multiples of the pages it may
-/// keep. On the dev split (47 questions, whole library, 8 pages kept) every tree
-/// strategy keeps the hit rate of ranking all pages (16 and beyond are the same as
-/// all) with 4–8% fewer tokens: knee .191 at 8,039 tokens against 8,530; depth 2 and 1
-/// cut deeper (knee 7,545 and 6,227) but lose a hit on knee or beam.
-pub const NARROWING_DEPTH: usize = 4;
+#[cfg(test)]
+use narrow::pages_under;
+pub use narrow::NARROWING_DEPTH;
 
 /// Roots a search over the whole library accepts from the store beyond the searched
 /// ones: those of documents being ingested, or whose ingestion failed, before they
@@ -57,7 +52,7 @@ impl PageEvidence {
 }
 
 /// The state of one search: the query (embedded once), the nodes seen so far, the trace.
-pub struct SearchRun<'a> {
+pub struct SearchState<'a> {
     store: &'a dyn VectorStore,
     cache: &'a NodeCache,
     query: &'a QueryVectors,
@@ -94,7 +89,7 @@ pub struct SearchRun<'a> {
     pub started: Instant,
 }
 
-impl<'a> SearchRun<'a> {
+impl<'a> SearchState<'a> {
     /// A search over `store`, reading node payloads through `cache` (and filling it).
     pub fn new(
         store: &'a dyn VectorStore,
@@ -175,59 +170,19 @@ impl<'a> SearchRun<'a> {
         self
     }
 
+    pub fn section_scoring(&self) -> SectionScoring {
+        self.section_scoring
+    }
+
+    /// The payload of `id`, if read in this search.
+    pub(super) fn node(&self, id: u64) -> Option<&Node> {
+        self.nodes.get(&id)
+    }
+
     #[cfg(test)]
     fn with_stray_roots(mut self, stray_roots: usize) -> Self {
         self.stray_roots = stray_roots;
         self
-    }
-
-    /// Runs `strategy` from `roots` (one root id per searchable document) over the
-    /// leaves of `documents`.
-    pub async fn execute(
-        &mut self,
-        strategy: &Strategy,
-        roots: &[u64],
-        documents: &[i64],
-    ) -> Result<Vec<ScoredNode>, StoreError> {
-        if roots.is_empty() {
-            self.stopped_because = "the library has no searchable documents".into();
-            return Ok(Vec::new());
-        }
-        if self.section_scoring == SectionScoring::BestPage
-            && !matches!(
-                strategy,
-                Strategy::Flat { .. } | Strategy::CollapsedTree { .. }
-            )
-        {
-            self.gather_page_evidence(documents).await?;
-        }
-        let chosen = match strategy {
-            Strategy::Flat { k } => self.flat(*k, documents).await,
-            Strategy::Branch { roots: count } => self.branch(roots, *count).await,
-            Strategy::Beam { width } => self.fixed_beam(roots, *width).await,
-            Strategy::Knee { max_roots } => {
-                let rule = CutRule::Knee { sensitivity: 1.0 };
-                self.knee(roots, *max_roots, rule).await
-            }
-            Strategy::SensitiveKnee {
-                sensitivity,
-                max_roots,
-            } => {
-                let rule = CutRule::Knee {
-                    sensitivity: *sensitivity,
-                };
-                self.knee(roots, *max_roots, rule).await
-            }
-            Strategy::LargestGap { max_roots } => {
-                self.knee(roots, *max_roots, CutRule::LargestGap).await
-            }
-            Strategy::CollapsedTree { depth } => self.collapsed_tree(*depth, documents).await,
-            Strategy::ProxyPointer { .. } => Err(StoreError::Engine(
-                "proxy-pointer is run by the library, not by the tree walk".into(),
-            )),
-        }?;
-        self.load(&chosen).await?;
-        Ok(chosen)
     }
 
     /// Ranks exactly `ids` (at most one store call, for the ones not scored yet).
@@ -273,7 +228,10 @@ impl<'a> SearchRun<'a> {
     }
 
     /// Ranks the documents' roots, with the root-step fusion.
-    async fn rank_roots(&mut self, roots: &[u64]) -> Result<Vec<ScoredNode>, StoreError> {
+    pub(super) async fn rank_roots(
+        &mut self,
+        roots: &[u64],
+    ) -> Result<Vec<ScoredNode>, StoreError> {
         self.root_ids.extend(roots.iter().copied());
         if self.whole_library {
             self.score_every_root(roots).await?;
@@ -335,7 +293,10 @@ impl<'a> SearchRun<'a> {
 
     /// Reads the best pages of the searched documents by each half of the hybrid score,
     /// in one store call: the evidence best-page scoring lifts sections by.
-    async fn gather_page_evidence(&mut self, documents: &[i64]) -> Result<(), StoreError> {
+    pub(super) async fn gather_page_evidence(
+        &mut self,
+        documents: &[i64],
+    ) -> Result<(), StoreError> {
         let pages = if self.whole_library && !self.others_stored {
             Candidates::AllLeaves
         } else {
@@ -387,7 +348,10 @@ impl<'a> SearchRun<'a> {
 
     /// With best-page scoring, reads the payloads of the children of `parents` that are
     /// sections, whose page ranges their scores need (pages are known by their ids).
-    async fn load_section_children(&mut self, parents: &[u64]) -> Result<(), StoreError> {
+    pub(super) async fn load_section_children(
+        &mut self,
+        parents: &[u64],
+    ) -> Result<(), StoreError> {
         if self.page_evidence.is_empty() {
             return Ok(());
         }
@@ -415,7 +379,7 @@ impl<'a> SearchRun<'a> {
     /// Fetches the raw scores of the nodes among `ids` not scored yet, in one store
     /// call. A node's raw scores do not depend on what it is ranked against, so each
     /// step fuses from these instead of asking the store to rank its candidates again.
-    async fn score(&mut self, ids: &[u64]) -> Result<(), StoreError> {
+    pub(super) async fn score(&mut self, ids: &[u64]) -> Result<(), StoreError> {
         let missing: Vec<u64> = ids
             .iter()
             .copied()
@@ -432,7 +396,7 @@ impl<'a> SearchRun<'a> {
     }
 
     /// Reads the payloads of `nodes` not read yet, in one store call.
-    async fn load(&mut self, nodes: &[ScoredNode]) -> Result<(), StoreError> {
+    pub(super) async fn load(&mut self, nodes: &[ScoredNode]) -> Result<(), StoreError> {
         let missing: Vec<u64> = nodes
             .iter()
             .map(|n| n.id)
@@ -456,14 +420,14 @@ impl<'a> SearchRun<'a> {
         Ok(())
     }
 
-    fn children_of(&self, id: u64) -> &[u64] {
+    pub(super) fn children_of(&self, id: u64) -> &[u64] {
         self.nodes
             .get(&id)
             .map(|n| n.child_ids.as_slice())
             .unwrap_or(&[])
     }
 
-    fn record(
+    pub(super) fn record(
         &mut self,
         label: impl Into<String>,
         candidates: &[ScoredNode],
@@ -482,89 +446,9 @@ impl<'a> SearchRun<'a> {
         });
     }
 
-    async fn flat(&mut self, k: usize, documents: &[i64]) -> Result<Vec<ScoredNode>, StoreError> {
-        let mut ranked = self
-            .top_of_searched(
-                Candidates::AllLeaves,
-                Candidates::LeavesOf(documents.to_vec()),
-                k,
-                documents,
-            )
-            .await?;
-        if !self.page_boosts.is_empty() {
-            // The pages asked for (all of searched documents) compete with the top k
-            // on one fused scale, boosted.
-            let mut ids: Vec<u64> = ranked.iter().map(|node| node.id).collect();
-            ids.extend(self.page_boosts.page_ids(|_| true));
-            ranked = self.rank(ids).await?;
-            ranked.truncate(k.max(1));
-        }
-        self.record(
-            "top-k pages",
-            &ranked,
-            None,
-            ranked.len(),
-            Vec::new(),
-            &ranked,
-        );
-        self.stopped_because = format!("took the {} best pages", ranked.len());
-        Ok(ranked)
-    }
-
-    /// Ranks the best `depth` nodes of every level in one hybrid query, cuts at the
-    /// knee, and keeps of overlapping nodes (a section and its pages) the better ranked.
-    async fn collapsed_tree(
-        &mut self,
-        depth: usize,
-        documents: &[i64],
-    ) -> Result<Vec<ScoredNode>, StoreError> {
-        let ranked = self
-            .top_of_searched(
-                Candidates::AllNodes,
-                Candidates::NodesOf(documents.to_vec()),
-                depth,
-                documents,
-            )
-            .await?;
-        let cut = knee_cut(&scores(&ranked));
-        let kept = &ranked[..cut.keep];
-        self.load(kept).await?;
-        let mut chosen: Vec<ScoredNode> = Vec::new();
-        let mut covered: Vec<(i64, u32, u32)> = Vec::new();
-        let mut overlapping = Vec::new();
-        for candidate in kept {
-            let Some(node) = self.nodes.get(&candidate.id) else {
-                continue;
-            };
-            let span = (node.doc_id, node.page_start, node.page_end);
-            let overlaps = covered
-                .iter()
-                .any(|&(doc, first, last)| doc == span.0 && first <= span.2 && span.1 <= last);
-            if overlaps {
-                overlapping.push(candidate.id);
-                continue;
-            }
-            covered.push(span);
-            chosen.push(candidate.clone());
-        }
-        self.record(
-            "every level",
-            &ranked,
-            cut.knee_index,
-            cut.keep,
-            overlapping,
-            &chosen,
-        );
-        self.stopped_because = format!(
-            "kept the {} nodes above the knee that do not overlap a better one",
-            chosen.len()
-        );
-        Ok(chosen)
-    }
-
     /// The best `k` of `everywhere` when the search covers the whole library and the
     /// store holds nothing else (one cheap payload filter), else of `of_documents`.
-    async fn top_of_searched(
+    pub(super) async fn top_of_searched(
         &mut self,
         everywhere: Candidates,
         of_documents: Candidates,
@@ -595,267 +479,6 @@ impl<'a> SearchRun<'a> {
             .await
     }
 
-    async fn branch(&mut self, roots: &[u64], count: usize) -> Result<Vec<ScoredNode>, StoreError> {
-        let ranked_roots = self.rank_roots(roots).await?;
-        let best: Vec<ScoredNode> = ranked_roots.iter().take(count.max(1)).cloned().collect();
-        self.load(&best).await?;
-        self.record("roots", &ranked_roots, None, best.len(), Vec::new(), &best);
-        let mut queue: Vec<ScoredNode> = best;
-        let mut finals = Vec::new();
-        let mut expansions = 0;
-        // The queue is taken a wave at a time, in order: every queued node's payload is
-        // read, and it and its children scored, in one store call each per wave.
-        while !queue.is_empty() {
-            let wave = std::mem::take(&mut queue);
-            self.load(&wave).await?;
-            let parents: Vec<u64> = wave.iter().map(|node| node.id).collect();
-            self.load_section_children(&parents).await?;
-            let family: Vec<u64> = wave
-                .iter()
-                .flat_map(|node| {
-                    std::iter::once(node.id).chain(self.children_of(node.id).iter().copied())
-                })
-                .collect();
-            self.score(&family).await?;
-            for node in wave {
-                let children = self.children_of(node.id).to_vec();
-                if children.is_empty() || expansions >= MAX_STEPS * 8 {
-                    finals.push(node);
-                    continue;
-                }
-                expansions += 1;
-                let mut ids = vec![node.id];
-                ids.extend(children);
-                let ranked = self.rank(ids).await?;
-                let position = ranked
-                    .iter()
-                    .position(|n| n.id == node.id)
-                    .unwrap_or(ranked.len());
-                let winners: Vec<ScoredNode> = ranked[..position].to_vec();
-                if winners.is_empty() {
-                    let kept = ranked
-                        .iter()
-                        .find(|n| n.id == node.id)
-                        .cloned()
-                        .unwrap_or(node);
-                    self.record(
-                        format!("node {} beats its children", kept.id),
-                        &ranked,
-                        None,
-                        1,
-                        Vec::new(),
-                        std::slice::from_ref(&kept),
-                    );
-                    finals.push(kept);
-                } else {
-                    self.record(
-                        format!("children replace node {}", node.id),
-                        &ranked,
-                        None,
-                        winners.len(),
-                        vec![node.id],
-                        &winners,
-                    );
-                    queue.extend(winners);
-                }
-            }
-        }
-        self.stopped_because = "every branch ended at a node that beats its children".into();
-        finals.sort_by(|a, b| b.score.total_cmp(&a.score));
-        self.record("selected", &finals, None, finals.len(), Vec::new(), &finals);
-        Ok(finals)
-    }
-
-    async fn fixed_beam(
-        &mut self,
-        roots: &[u64],
-        width: usize,
-    ) -> Result<Vec<ScoredNode>, StoreError> {
-        let width = width.max(1);
-        let ranked_roots = self.rank_roots(roots).await?;
-        let mut beam: Vec<ScoredNode> = ranked_roots.iter().take(width).cloned().collect();
-        self.record("roots", &ranked_roots, None, beam.len(), Vec::new(), &beam);
-        let mut rule = StopRule::new(MAX_STEPS);
-        rule.check(&beam);
-        loop {
-            let (ranked, beam_ids, children) = self.expand(&beam).await?;
-            let walk = elimination_walk(&ranked, &beam_ids, &children, Some(width));
-            self.record(
-                "expand",
-                &ranked,
-                None,
-                ranked.len(),
-                walk.eliminated.clone(),
-                &walk.beam,
-            );
-            beam = walk.beam;
-            match rule.check(&beam) {
-                Stop::Continue => continue,
-                stop => {
-                    self.stopped_because = stop_reason(stop);
-                    return Ok(beam);
-                }
-            }
-        }
-    }
-
-    async fn knee(
-        &mut self,
-        roots: &[u64],
-        max_roots: usize,
-        cut_rule: CutRule,
-    ) -> Result<Vec<ScoredNode>, StoreError> {
-        let ranked_roots = self.rank_roots(roots).await?;
-        let top: Vec<ScoredNode> = ranked_roots
-            .iter()
-            .take(max_roots.max(1))
-            .cloned()
-            .collect();
-        let cut = cut_rule.cut(&scores(&top));
-        let mut beam: Vec<ScoredNode> = top[..cut.keep].to_vec();
-        self.record("roots", &top, cut.knee_index, cut.keep, Vec::new(), &beam);
-        let mut rule = StopRule::new(MAX_STEPS);
-        rule.check(&beam);
-        loop {
-            self.load(&beam).await?;
-            if beam.iter().all(|n| self.children_of(n.id).is_empty()) {
-                self.stopped_because = "the beam holds only pages".into();
-                return Ok(beam);
-            }
-            let (ranked, beam_ids, children) = self.expand(&beam).await?;
-            // The knee is cut before the walk: eliminating first would leave the knee
-            // a handful of points to work on.
-            let cut = cut_rule.cut(&scores(&ranked));
-            let walk = elimination_walk(&ranked[..cut.keep], &beam_ids, &children, None);
-            self.record(
-                "expand",
-                &ranked,
-                cut.knee_index,
-                cut.keep,
-                walk.eliminated.clone(),
-                &walk.beam,
-            );
-            beam = walk.beam;
-            match rule.check(&beam) {
-                Stop::Continue => continue,
-                stop => {
-                    self.stopped_because = stop_reason(stop);
-                    return Ok(beam);
-                }
-            }
-        }
-    }
-
-    /// Ranks the beam together with its children.
-    async fn expand(
-        &mut self,
-        beam: &[ScoredNode],
-    ) -> Result<(Vec<ScoredNode>, HashSet<u64>, HashMap<u64, Vec<u64>>), StoreError> {
-        self.load(beam).await?;
-        let beam_ids: HashSet<u64> = beam.iter().map(|n| n.id).collect();
-        let parents: Vec<u64> = beam_ids.iter().copied().collect();
-        self.load_section_children(&parents).await?;
-        let children: HashMap<u64, Vec<u64>> = beam
-            .iter()
-            .map(|n| (n.id, self.children_of(n.id).to_vec()))
-            .collect();
-        let mut ids: Vec<u64> = beam.iter().map(|n| n.id).collect();
-        ids.extend(children.values().flatten());
-        let ranked = self.rank(ids).await?;
-        Ok((ranked, beam_ids, children))
-    }
-
-    /// Replaces every chosen node wider than `max_pages` pages by its best pages: the
-    /// node's pages are ranked by a hybrid query whose two lists each pass on their
-    /// best [`NARROWING_DEPTH`] × `max_pages` pages (as flat top-k does over the whole
-    /// library), the ranking is cut at the knee, and at most `max_pages` are kept. The
-    /// wide nodes' queries run at the same time.
-    pub async fn narrow_wide_nodes(
-        &mut self,
-        chosen: Vec<ScoredNode>,
-        max_pages: u32,
-    ) -> Result<Vec<ScoredNode>, StoreError> {
-        let wide: Vec<Node> = chosen
-            .iter()
-            .filter_map(|scored| self.nodes.get(&scored.id))
-            .filter(|node| node.page_end - node.page_start >= max_pages)
-            .cloned()
-            .collect();
-        if wide.is_empty() {
-            return Ok(chosen);
-        }
-        let depth = NARROWING_DEPTH * max_pages as usize;
-        let (store, query, fusion) = (self.store, self.query, self.fusion);
-        let rankings = futures::future::try_join_all(wide.iter().map(|node| {
-            let candidates = pages_under(node);
-            async move { store.hybrid_scores(query, &candidates, depth, fusion).await }
-        }))
-        .await?;
-        self.store_queries += rankings.len();
-        let rankings: Vec<Vec<ScoredNode>> = rankings
-            .into_iter()
-            .map(|ranked| self.with_page_boosts_added(ranked))
-            .collect();
-        let mut ranking_of: HashMap<u64, (Node, Vec<ScoredNode>)> = wide
-            .into_iter()
-            .zip(rankings)
-            .map(|(node, ranked)| (node.id, (node, ranked)))
-            .collect();
-
-        let mut narrowed = Vec::with_capacity(chosen.len());
-        for scored in chosen {
-            let Some((node, ranked)) = ranking_of.remove(&scored.id) else {
-                narrowed.push(scored);
-                continue;
-            };
-            let cut = knee_cut(&scores(&ranked));
-            let keep = cut.keep.min(max_pages as usize).max(1);
-            // The pages inherit the section's score so that sections keep their order.
-            let best: Vec<ScoredNode> = ranked[..keep.min(ranked.len())]
-                .iter()
-                .map(|page| ScoredNode {
-                    id: page.id,
-                    score: scored.score * (page.score / ranked[0].score.max(f32::MIN_POSITIVE)),
-                })
-                .collect();
-            for page in &best {
-                let number = crate::tree::page_of_leaf(page.id);
-                let selected = SelectedNode {
-                    id: page.id,
-                    doc_id: node.doc_id,
-                    file_name: node.file_name.clone(),
-                    level: 0,
-                    page_start: number,
-                    page_end: number,
-                    score: page.score,
-                };
-                self.narrowed_pages.insert(page.id, selected);
-            }
-            self.record(
-                format!(
-                    "narrow pages {}-{} of {}",
-                    node.page_start, node.page_end, node.file_name
-                ),
-                &ranked,
-                cut.knee_index,
-                best.len(),
-                vec![node.id],
-                &best,
-            );
-            narrowed.extend(best);
-        }
-        narrowed.sort_by(|a, b| b.score.total_cmp(&a.score));
-        self.record(
-            "selected",
-            &narrowed,
-            None,
-            narrowed.len(),
-            Vec::new(),
-            &narrowed,
-        );
-        Ok(narrowed)
-    }
-
     /// The chosen nodes with their citation data, best first.
     pub fn selected(&self, chosen: &[ScoredNode]) -> Vec<SelectedNode> {
         chosen
@@ -874,42 +497,45 @@ impl<'a> SearchRun<'a> {
     }
 }
 
-/// The pages under `node`. A root's are its document's leaves, which the store finds
-/// by a payload filter; any other node's are named by id, and the engine looks each id
-/// up in every segment (at 1M nodes that lookup was 18% of the searches' time).
-fn pages_under(node: &Node) -> Candidates {
-    if node.is_root() {
-        return Candidates::LeavesOf(vec![node.doc_id]);
-    }
-    Candidates::BestOf(
-        (node.page_start..=node.page_end)
-            .map(|page| crate::tree::page_node_id(node.doc_id, page))
-            .collect(),
-    )
-}
-
-fn scores(nodes: &[ScoredNode]) -> Vec<f32> {
+pub(super) fn scores(nodes: &[ScoredNode]) -> Vec<f32> {
     nodes.iter().map(|n| n.score).collect()
-}
-
-fn stop_reason(stop: Stop) -> String {
-    match stop {
-        Stop::Unchanged => "the beam stopped changing".into(),
-        Stop::Cycle => "the beam returned to an earlier state (a cycle)".into(),
-        Stop::StepLimit => format!("the step limit ({MAX_STEPS}) was reached"),
-        Stop::Continue => String::new(),
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::strategies::Plan;
+    use crate::search::Strategy;
     use crate::store::edge::EdgeStore;
     use crate::store::IndexedNode;
     use crate::synthetic::Generator;
 
     const DIMENSION: usize = 32;
     const FUSION: Fusion = Fusion::rrf(2, 1.0, 1.0);
+
+    /// Runs a tree strategy from a search, as `Library::search` does.
+    trait Execute {
+        async fn execute(
+            &mut self,
+            strategy: &Strategy,
+            roots: &[u64],
+            documents: &[i64],
+        ) -> Result<Vec<ScoredNode>, StoreError>;
+    }
+
+    impl Execute for SearchState<'_> {
+        async fn execute(
+            &mut self,
+            strategy: &Strategy,
+            roots: &[u64],
+            documents: &[i64],
+        ) -> Result<Vec<ScoredNode>, StoreError> {
+            let Plan::Tree(tree) = strategy.plan() else {
+                panic!("{strategy:?} does not walk the trees");
+            };
+            tree.select(self, roots, documents).await
+        }
+    }
 
     /// A store holding a 120-page and a 6-page synthetic document; returns the store,
     /// each document's root and the query.
@@ -1011,8 +637,8 @@ mod tests {
             (SectionScoring::OwnText, halves[0]),
             (SectionScoring::BestPage, halves[1]),
         ] {
-            let mut run =
-                SearchRun::new(&store, &cache, &query, FUSION, None).with_section_scoring(scoring);
+            let mut run = SearchState::new(&store, &cache, &query, FUSION, None)
+                .with_section_scoring(scoring);
             let chosen = run
                 .execute(&Strategy::Beam { width: 1 }, &[root], &[1])
                 .await
@@ -1035,7 +661,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let (store, roots, query) = two_documents(dir.path()).await;
         let cache = NodeCache::new(1_000);
-        let mut run = SearchRun::new(&store, &cache, &query, FUSION, None);
+        let mut run = SearchState::new(&store, &cache, &query, FUSION, None);
         run.load(&roots).await.expect("load");
 
         let narrowed = run
@@ -1081,11 +707,11 @@ mod tests {
         let (store, roots, query) = documents(dir.path(), &[(1, 12), (2, 12), (3, 12)]).await;
         let ids: Vec<u64> = roots.iter().map(|r| r.id).collect();
         let cache = NodeCache::new(1_000);
-        let mut plain = SearchRun::new(&store, &cache, &query, FUSION, None);
+        let mut plain = SearchState::new(&store, &cache, &query, FUSION, None);
         let unboosted = plain.rank_roots(&ids).await.expect("ranked");
         let last = unboosted.last().expect("three roots").clone();
 
-        let mut boosted = SearchRun::new(&store, &cache, &query, FUSION, None)
+        let mut boosted = SearchState::new(&store, &cache, &query, FUSION, None)
             .with_root_boosts(HashMap::from([(last.id, 1.0)]), false);
         let ranked = boosted.rank_roots(&ids).await.expect("ranked");
         assert_eq!(
@@ -1147,7 +773,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let (store, roots, query) = two_documents(dir.path()).await;
         let cache = NodeCache::new(1_000);
-        let mut run = SearchRun::new(&store, &cache, &query, FUSION, None);
+        let mut run = SearchState::new(&store, &cache, &query, FUSION, None);
         run.load(&roots).await.expect("load");
         let kept = run
             .narrow_wide_nodes(roots.clone(), 200)
@@ -1282,7 +908,7 @@ mod tests {
         let store = RecordingStore::over(inner);
         let cache = NodeCache::new(1_000);
         let root_ids: Vec<u64> = roots.iter().map(|r| r.id).collect();
-        let mut run = SearchRun::new(&store, &cache, &query, FUSION, None);
+        let mut run = SearchState::new(&store, &cache, &query, FUSION, None);
         run.execute(
             &Strategy::Branch { roots: 6 },
             &root_ids,
@@ -1315,7 +941,7 @@ mod tests {
             sensitivity: 0.0,
             max_roots: 10,
         };
-        let mut run = SearchRun::new(&store, &cache, &query, FUSION, None);
+        let mut run = SearchState::new(&store, &cache, &query, FUSION, None);
         run.execute(&strategy, &root_ids, &[1, 2])
             .await
             .expect("search");
@@ -1350,7 +976,7 @@ mod tests {
         let cache = NodeCache::new(1_000);
         let searched: Vec<u64> = roots[..2].iter().map(|r| r.id).collect();
         let mut run =
-            SearchRun::new(store, &cache, query, FUSION, None).with_stray_roots(stray_roots);
+            SearchState::new(store, &cache, query, FUSION, None).with_stray_roots(stray_roots);
         if let Some(others_stored) = whole_library {
             run = run.over_whole_library(others_stored);
         }

@@ -6,7 +6,8 @@ use std::time::Instant;
 use super::context::{self, Context};
 use super::page_boosts::PageBoosts;
 use super::page_order;
-use super::run::SearchRun;
+use super::state::SearchState;
+use super::strategies::Plan;
 use super::{SearchResult, SearchSettings, SelectedNode, Strategy};
 use crate::card::{analyse_question, QuestionAnalysis};
 use crate::catalog::{DocumentRecord, DocumentStatus, SearchScope, StatementPage};
@@ -137,18 +138,21 @@ impl Library {
         filter: Option<&[i64]>,
         analysis: Option<&QuestionAnalysis>,
     ) -> Result<SearchResult> {
-        if strategy.needs_llm() {
-            let mut scoped = settings.clone();
-            if let Some(filter) = filter {
-                scoped.documents = Some(filter.to_vec());
+        let tree = match strategy.plan() {
+            Plan::Tree(tree) => tree,
+            Plan::ProxyPointer { proxies } => {
+                let mut scoped = settings.clone();
+                if let Some(filter) = filter {
+                    scoped.documents = Some(filter.to_vec());
+                }
+                let mut result = self
+                    .proxy_pointer(question, query, embed_ms, proxies, &scoped)
+                    .await?;
+                result.settings = settings.clone();
+                result.analysis = analysis.cloned();
+                return Ok(result);
             }
-            let mut result = self
-                .proxy_pointer(question, query, embed_ms, strategy, &scoped)
-                .await?;
-            result.settings = settings.clone();
-            result.analysis = analysis.cloned();
-            return Ok(result);
-        }
+        };
         let only = settings.documents.as_deref().or(filter);
         let documents: Vec<(i64, u32)> = scope
             .node_counts
@@ -163,7 +167,7 @@ impl Library {
         let doc_ids: Vec<i64> = documents.iter().map(|&(id, _)| id).collect();
         let store = self.store().await?;
         let search_started = Instant::now();
-        let mut run = SearchRun::new(
+        let mut run = SearchState::new(
             store.as_ref(),
             self.node_cache(),
             query,
@@ -207,7 +211,7 @@ impl Library {
                 .collect();
             run = run.with_page_boosts(PageBoosts::for_statements(&pages, &statements));
         }
-        let mut chosen = run.execute(strategy, &roots, &doc_ids).await?;
+        let mut chosen = tree.select(&mut run, &roots, &doc_ids).await?;
         if let Some(max_pages) = settings.max_node_pages.filter(|&m| m > 0) {
             chosen = run.narrow_wide_nodes(chosen, max_pages).await?;
         }
