@@ -94,7 +94,7 @@ impl TreeStrategy {
             TreeStrategy::Flat { .. } | TreeStrategy::CollapsedTree { .. }
         );
         if ranks_sections && search.section_scoring() == SectionScoring::BestPage {
-            search.gather_page_evidence(documents).await?;
+            search.gather_page_evidence(documents, roots).await?;
         }
         let chosen = match self {
             TreeStrategy::Flat { k } => flat::select(search, k, documents).await,
