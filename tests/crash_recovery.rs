@@ -1,5 +1,5 @@
-//! kill -9 in the middle of an ingestion, then reopen: the library opens, the
-//! interrupted document is gone, and adding it again completes.
+//! kill -9 in the middle of an ingestion or a reindex, then reopen: the library opens, the
+//! interrupted document is gone and adding it again completes; an interrupted reindex loses nothing.
 
 mod common;
 
@@ -200,4 +200,55 @@ async fn start_up_leaves_a_document_whose_writer_is_alive() {
         .expect("opens");
     assert_eq!(recovery.cleaned, ["live"], "once its writer is gone");
     assert!(library.documents().await.expect("docs").is_empty());
+}
+
+#[tokio::test]
+async fn killed_while_reindexing_the_documents_survive_and_search() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("library");
+    {
+        let library = open_library(&root).await;
+        library
+            .ingest(&filing("3M_2018_10K.pdf"), &NoProgress)
+            .await
+            .expect("ingests");
+    }
+    // Re-embedding a filing's pages takes tens of seconds: a kill a few seconds in
+    // lands while the new index is being written beside the old one.
+    let mut reindex = Command::new(env!("CARGO_BIN_EXE_pagetree"))
+        .arg("--library")
+        .arg(&root)
+        .args(["reindex", "--dense"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    reindex.kill().expect("SIGKILL");
+    let status = reindex.wait().expect("waits");
+    assert!(!status.success(), "the reindex was killed mid-way");
+
+    let docs = cli(&root, &["docs"]);
+    assert!(docs.status.success(), "docs: {}", text(&docs.stderr));
+    assert!(text(&docs.stdout).contains("3M_2018_10K"));
+    let search = cli(
+        &root,
+        &[
+            "search",
+            "--json",
+            "capital expenditures cash flow statement",
+        ],
+    );
+    assert!(search.status.success(), "search: {}", text(&search.stderr));
+    let found: serde_json::Value = serde_json::from_slice(&search.stdout).expect("json");
+    assert!(
+        found["selected"].as_array().is_some_and(|s| !s.is_empty()),
+        "the filing is still searchable"
+    );
+    let again = cli(&root, &["reindex"]);
+    assert!(
+        again.status.success(),
+        "reindex again: {}",
+        text(&again.stderr)
+    );
 }
