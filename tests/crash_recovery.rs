@@ -252,3 +252,28 @@ async fn killed_while_reindexing_the_documents_survive_and_search() {
         text(&again.stderr)
     );
 }
+
+#[tokio::test]
+async fn killed_while_optimizing_the_filing_stays_and_is_found() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("library");
+    let pdf = filing("3M_2018_10K.pdf");
+    kill_during(&root, &pdf, "optimizing the index");
+    let docs = cli(&root, &["docs", "--json"]);
+    let listed: serde_json::Value = serde_json::from_slice(&docs.stdout).expect("json");
+    assert_eq!(
+        listed[0]["status"], "ready",
+        "the filing was complete before the optimize"
+    );
+    let search = cli(&root, &["search", "--json", "capital expenditures"]);
+    assert!(search.status.success(), "search: {}", text(&search.stderr));
+    let found: serde_json::Value = serde_json::from_slice(&search.stdout).expect("json");
+    assert!(found["selected"].as_array().is_some_and(|s| !s.is_empty()));
+    let again = cli(&root, &["ingest", pdf.to_str().expect("a UTF-8 path")]);
+    assert!(
+        text(&again.stderr).contains("already in the library")
+            || text(&again.stdout).contains("already in the library"),
+        "{}",
+        text(&again.stderr)
+    );
+}

@@ -115,6 +115,8 @@ pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
     progress.finish();
     if added > 0 {
         if let Ok(store) = library.store().await {
+            // Seconds on a large library, with nothing else on screen meanwhile.
+            warn_line!("optimizing the index");
             store.optimize().await?;
         }
     }
