@@ -737,6 +737,40 @@ mod tests {
     }
 
     #[test]
+    fn a_fiscal_year_finds_its_fourth_quarter_release_as_fully_as_its_annual_report() {
+        let mut cards = library();
+        let mut q4 = card(
+            "MGM Resorts International",
+            &["MGM"],
+            DocumentKind::EarningsRelease,
+            2022,
+        );
+        q4.fiscal_quarter = Some(4);
+        let mut q2 = q4.clone();
+        q2.fiscal_quarter = Some(2);
+        cards.push((20, q4));
+        cards.push((21, q2));
+        let analysis = analyse_question("Which region had MGM's worst revenue in FY2022?", &cards);
+        let boost = |id: i64| {
+            analysis
+                .boosts
+                .iter()
+                .find(|(document, _)| *document == id)
+                .map_or(0.0, |(_, boost)| *boost)
+        };
+        assert_eq!(boost(7), FULL_MATCH_BOOST, "{analysis:?}");
+        assert_eq!(
+            boost(20),
+            FULL_MATCH_BOOST,
+            "the Q4 release reports the year"
+        );
+        assert!(
+            boost(21) < FULL_MATCH_BOOST,
+            "a Q2 release does not: {analysis:?}"
+        );
+    }
+
+    #[test]
     fn without_a_period_the_latest_documents_rank_first() {
         let analysis = analyse_question("Is 3M's business cyclical?", &library());
         assert_eq!(analysis.filter, Some(vec![1, 2, 3]));

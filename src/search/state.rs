@@ -262,7 +262,9 @@ impl<'a> SearchState<'a> {
         Ok((scored.len() < limit).then_some(scored))
     }
 
-    /// Keeps the scores of `roots` among every root's.
+    /// Keeps the scores of `roots` among every root's (the answer of
+    /// [`SearchState::every_root`], whose store call it counts: that one borrows the
+    /// state only to read, so that it can run beside the page evidence).
     fn keep_searched_roots(&mut self, roots: &[u64], scored: Option<Vec<RawScores>>) {
         self.store_queries += 1;
         self.every_root_scored = true;
