@@ -5,10 +5,9 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { remote } from 'webdriverio';
+import { ask, attach, count, dropFiles, go, paintedImages, rows, shot, sleep, xdotool } from './window.mjs';
 
 const env = (name) => {
   const value = process.env[name];
@@ -47,6 +46,7 @@ before(async () => {
     capabilities: { 'tauri:options': { application: APP } },
   });
   await browser.setTimeout({ implicit: 0 });
+  attach(browser, { shots: SHOTS, long: LONG });
 });
 
 after(async () => {
@@ -103,84 +103,6 @@ async function openPage(link) {
     timeout: 60_000,
     timeoutMsg: 'the page was not drawn',
   });
-}
-
-async function shot(name) {
-  await browser.saveScreenshot(join(SHOTS, name));
-}
-
-async function go(view) {
-  await (await browser.$(`a[data-nav="${view}"]`)).click();
-  await browser.waitUntil(async () => (await browser.getUrl()).endsWith(`#${view}`), { timeout: 10_000 });
-}
-
-async function rows(status) {
-  return browser.$$(`[data-testid="doc-list"] li.doc[data-status="${status}"]`);
-}
-
-async function count(selector) {
-  return (await browser.$$(selector)).length;
-}
-
-function xdotool(...args) {
-  return execFileSync('xdotool', args, { encoding: 'utf8' }).trim();
-}
-
-function geometry(windowId) {
-  const out = xdotool('getwindowgeometry', '--shell', windowId);
-  const value = (key) => Number(out.match(new RegExp(`^${key}=(\\d+)`, 'm'))[1]);
-  return { x: value('X'), y: value('Y'), width: value('WIDTH'), height: value('HEIGHT') };
-}
-
-/** How many `img` under `selector` have a decoded PNG page (not a placeholder). */
-function paintedImages(selector) {
-  return browser.execute(
-    (sel) =>
-      [...document.querySelectorAll(`${sel} img`)].filter(
-        (img) => img.src.startsWith('data:image/png') && img.complete && img.naturalWidth > 0,
-      ).length,
-    selector,
-  );
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Drags `files` from a GTK drag source (e2e/drag-source.py, standing in for a file
- * manager) onto the PageTree window with the X pointer: a real XDND drag and drop.
- */
-async function dropFiles(files) {
-  const source = spawn('/usr/bin/python3', [resolve('drag-source.py'), '1400', '200', ...files], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  source.stdout.on('data', (chunk) => (output += chunk));
-  try {
-    await browser.waitUntil(async () => output.includes('ready'), { timeout: 20_000 });
-    const sourceWindow = xdotool('search', '--sync', '--name', '^pagetree-drag-source$').split('\n')[0];
-    const appWindow = xdotool('search', '--sync', '--onlyvisible', '--name', '^PageTree$').split('\n')[0];
-    const from = geometry(sourceWindow);
-    const to = geometry(appWindow);
-    const start = [from.x + from.width / 2, from.y + from.height / 2].map(Math.round);
-    const end = [to.x + to.width / 2, to.y + to.height / 2].map(Math.round);
-    xdotool('mousemove', '--sync', String(start[0]), String(start[1]));
-    xdotool('mousedown', '1');
-    // GTK starts a drag only after the pointer moves past its threshold while pressed.
-    for (let i = 1; i <= 20; i += 1) {
-      const x = Math.round(start[0] + ((end[0] - start[0]) * i) / 20);
-      const y = Math.round(start[1] + ((end[1] - start[1]) * i) / 20);
-      xdotool('mousemove', String(x), String(y));
-      await sleep(40);
-    }
-    await sleep(300);
-    xdotool('mouseup', '1');
-    await browser.waitUntil(async () => output.includes('drag-end'), {
-      timeout: 20_000,
-      timeoutMsg: 'the drag source never saw its drag end',
-    });
-  } finally {
-    source.kill();
-  }
 }
 
 e2eTest('the window opens on the real (empty) library, not the demo data', async () => {
@@ -281,22 +203,6 @@ e2eTest('settings take a real local model and its connection test passes', async
   await saveSettings();
   await shot('06-settings.png');
 });
-
-async function ask(question) {
-  await go('ask');
-  const before = await count('[data-testid="answer"]');
-  await (await browser.$('[data-testid="ask-question"]')).setValue(question);
-  await (await browser.$('[data-testid="ask-send"]')).click();
-  await browser.waitUntil(async () => (await count('[data-testid="answer"]')) > before, { timeout: 30_000 });
-  const answers = await browser.$$('[data-testid="answer"]');
-  const answer = answers[answers.length - 1];
-  await browser.waitUntil(async () => (await answer.getAttribute('aria-busy')) !== 'true', {
-    timeout: LONG,
-    interval: 500,
-    timeoutMsg: 'the answer never finished',
-  });
-  return answer;
-}
 
 e2eTest('a question is answered by the local model, with its pages one click away', async () => {
   const answer = await ask(QUESTION);

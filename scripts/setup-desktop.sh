@@ -2,10 +2,15 @@
 # Installs what the desktop app needs to build (WebKitGTK and friends, from Debian) and
 # what its end-to-end tests need (Xvfb, WebKitWebDriver, xdotool, GTK for the drag
 # source, tauri-driver from crates.io). Idempotent; run as root or with sudo.
+#
+#   scripts/setup-desktop.sh [--build-only]   (only what building the app needs)
 set -euo pipefail
 
-packages=(
-  libwebkit2gtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev librsvg2-dev
+build_only=false
+[ "${1:-}" = --build-only ] && build_only=true
+
+packages=(libwebkit2gtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev librsvg2-dev)
+$build_only || packages+=(
   webkit2gtk-driver xvfb xdotool python3-gi gir1.2-gtk-3.0 dbus-x11 at-spi2-core
 )
 missing=()
@@ -19,6 +24,11 @@ if [ "${#missing[@]}" -gt 0 ]; then
   echo "setup-desktop: installing ${missing[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if $build_only; then
+  echo "setup-desktop: ready to build the app"
+  exit 0
 fi
 
 cache="${PAGETREE_CACHE:-$HOME/.cache/pagetree}"

@@ -25,3 +25,7 @@ cargo test --workspace --locked
 echo "== desktop app: build, then end-to-end in the real window"
 cargo build -p pagetree-app --locked
 bash e2e/run.sh
+
+echo "== desktop package: the .deb (debug build), installed and used as a user would"
+bash scripts/package.sh --debug
+bash e2e/package.sh

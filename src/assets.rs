@@ -10,6 +10,10 @@ pub const DEFAULT_MODEL_DIR: &str = "models/all-MiniLM-L6-v2";
 /// multilingual-e5-small's 4-bit weights and the engine setup.sh compiles beside them.
 pub const E5_MODEL_FILE: &str = "models/multilingual-e5-small/e5-small-q4.bin";
 pub const E5_ENGINE_LIBRARY: &str = "models/multilingual-e5-small/libe5.so";
+/// The engine built for AVX2 (with FMA and F16C), which packages carry beside the
+/// portable one: about three times as fast where the processor has them, and a crash
+/// where it has not, so it is chosen only then.
+pub const E5_ENGINE_LIBRARY_AVX2: &str = "models/multilingual-e5-small/libe5-avx2.so";
 pub const MODEL_FILES: [&str; 5] = [
     "model.onnx",
     "tokenizer.json",
@@ -82,17 +86,41 @@ impl Assets {
     /// multilingual-e5-small's engine and weights; installs made before it lack them.
     pub fn e5(&self) -> Result<E5Files, AssetError> {
         Ok(E5Files {
-            library: find_in(
-                &self.roots,
-                E5_ENGINE_LIBRARY,
-                "the multilingual-e5-small engine (libe5.so)",
-            )?,
+            library: self.e5_engine()?,
             model: find_in(
                 &self.roots,
                 E5_MODEL_FILE,
                 "the multilingual-e5-small model (e5-small-q4.bin)",
             )?,
         })
+    }
+}
+
+impl Assets {
+    fn e5_engine(&self) -> Result<PathBuf, AssetError> {
+        if processor_has_avx2() {
+            if let Ok(path) = find_in(&self.roots, E5_ENGINE_LIBRARY_AVX2, "") {
+                return Ok(path);
+            }
+        }
+        find_in(
+            &self.roots,
+            E5_ENGINE_LIBRARY,
+            "the multilingual-e5-small engine (libe5.so)",
+        )
+    }
+}
+
+fn processor_has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("fma")
+            && is_x86_feature_detected!("f16c")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
@@ -176,6 +204,36 @@ mod tests {
         let message = assets.e5().expect_err("nothing is there").to_string();
         assert!(message.contains("libe5.so"), "{message}");
         assert!(message.contains("scripts/setup.sh"), "{message}");
+    }
+
+    #[test]
+    fn the_avx2_engine_is_chosen_only_where_the_processor_runs_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let assets = Assets {
+            pdfium_library: PathBuf::new(),
+            onnxruntime_library: PathBuf::new(),
+            model_dir: PathBuf::new(),
+            roots: vec![dir.path().to_path_buf()],
+        };
+        let portable = dir.path().join(E5_ENGINE_LIBRARY);
+        let avx2 = dir.path().join(E5_ENGINE_LIBRARY_AVX2);
+        std::fs::create_dir_all(portable.parent().expect("a folder")).expect("mkdir");
+        std::fs::write(&portable, b"portable").expect("write");
+        assert_eq!(assets.e5_engine().expect("found"), portable);
+        std::fs::write(&avx2, b"avx2").expect("write");
+        let chosen = assets.e5_engine().expect("found");
+        if processor_has_avx2() {
+            assert_eq!(chosen, avx2);
+        } else {
+            assert_eq!(chosen, portable);
+        }
+        std::fs::remove_file(&portable).expect("remove");
+        if !processor_has_avx2() {
+            assert!(
+                assets.e5_engine().is_err(),
+                "the AVX2 build alone cannot run here"
+            );
+        }
     }
 
     #[test]

@@ -44,14 +44,19 @@ pub fn run() -> tauri::Result<()> {
             // Read on this thread: the keyring may block, and no runtime is running here.
             let (api_key, _) = keys.get();
             let (qdrant_key, _) = qdrant_keys.get();
-            let open = tauri::async_runtime::block_on(state::open_library(api_key, qdrant_key))
-                .map(|library| {
-                    let library = Arc::new(tokio::sync::RwLock::new(library));
-                    OpenLibrary {
-                        ingest: IngestQueue::start(app.handle().clone(), library.clone()),
-                        library,
-                    }
-                });
+            let bundled = state::bundled_assets(app.path().resource_dir().ok());
+            if let Some(dir) = &bundled {
+                tracing::info!(dir = %dir.display(), "using the assets installed with the app");
+            }
+            let open =
+                tauri::async_runtime::block_on(state::open_library(api_key, qdrant_key, bundled))
+                    .map(|library| {
+                        let library = Arc::new(tokio::sync::RwLock::new(library));
+                        OpenLibrary {
+                            ingest: IngestQueue::start(app.handle().clone(), library.clone()),
+                            library,
+                        }
+                    });
             if let Err(why) = &open {
                 tracing::error!(%why, "the library could not be opened");
             }

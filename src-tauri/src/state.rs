@@ -79,12 +79,16 @@ pub fn library_root() -> Result<PathBuf, String> {
 
 /// Opens the library with the model folder and LLM its settings name, and its vectors
 /// wherever they are. The keys come from the key stores, read before (they may block).
+/// `bundled_assets` is the installed package's own copy of the native libraries and
+/// models, searched before any other place (see [`bundled_assets`]).
 pub async fn open_library(
     api_key: Option<String>,
     qdrant_key: Option<String>,
+    bundled_assets: Option<PathBuf>,
 ) -> Result<Library, String> {
     let root = library_root()?;
     let options = OpenOptions {
+        assets_dir: bundled_assets,
         qdrant: QdrantOptions {
             api_key: ApiKey::new(qdrant_key.unwrap_or_default()),
             ..QdrantOptions::default()
@@ -106,3 +110,16 @@ pub async fn open_library(
     tracing::info!(root = %root.display(), "library open");
     Ok(library)
 }
+
+/// The assets an installed package carries (`scripts/package.sh` puts them in the
+/// bundle's resources): the app runs from them with no set-up, whatever else is on the
+/// machine. A build run from the sources has none, and finds the ones
+/// `scripts/setup.sh` installed.
+pub fn bundled_assets(resource_dir: Option<PathBuf>) -> Option<PathBuf> {
+    resource_dir
+        .map(|dir| dir.join(BUNDLED_ASSETS))
+        .filter(|dir| dir.is_dir())
+}
+
+/// The folder of the bundle's resources that holds the assets.
+pub const BUNDLED_ASSETS: &str = "assets";

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Tests the desktop package as a user gets it: installs the .deb with dpkg, starts the
+# installed binary in a private X server with an empty home folder (no checkout, no
+# assets from scripts/setup.sh, no settings), drops a PDF onto it and asks a question
+# (package.test.mjs), then uninstalls the package and checks that the library is still
+# there. Run as root (dpkg).
+#
+#   e2e/package.sh [PACKAGE.deb]    (default: the newest one scripts/package.sh made)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(dirname "$here")"
+cache="${PAGETREE_CACHE:-$HOME/.cache/pagetree}"
+target="${CARGO_TARGET_DIR:-$repo/target}"
+driver="$cache/tools/bin/tauri-driver"
+filing="$repo/../shared/bench/financebench-dev/pdfs/FOOTLOCKER_2022_8K_dated-2022-05-20.pdf"
+shots="$target/e2e-screenshots"
+
+deb="${1:-$(ls -t "$target"/{release,debug}/bundle/deb/*.deb 2>/dev/null | head -n1 || true)}"
+[ -n "$deb" ] && [ -f "$deb" ] || { echo "package-test: no .deb; run scripts/package.sh" >&2; exit 1; }
+for need in "$driver" "$filing" /usr/bin/WebKitWebDriver; do
+  [ -e "$need" ] || { echo "package-test: $need is missing (run scripts/setup-desktop.sh)" >&2; exit 1; }
+done
+name="$(dpkg-deb -f "$deb" Package)"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+app=/usr/bin/pagetree-app
+
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  $sudo dpkg -r "$name" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "package-test: installing $(basename "$deb")"
+$sudo dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; exit 1; }
+[ -x "$app" ] || { echo "package-test: the package did not install $app" >&2; exit 1; }
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+display=":$((90 + RANDOM % 100))"
+Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+pids+=($!)
+export DISPLAY="$display"
+for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+
+# A user who has never run PageTree: a home of their own, and nothing that points the
+# app anywhere else.
+home="$work/home"
+mkdir -p "$home"
+unset PAGETREE_ASSETS PAGETREE_LIBRARY PAGETREE_MODEL_DIR PAGETREE_LLM_URL XDG_DATA_HOME XDG_CONFIG_HOME XDG_CACHE_HOME
+export HOME="$home"
+
+driver_port="$(free_port)"
+native_port="$(free_port)"
+"$driver" --port "$driver_port" --native-port "$native_port" --native-driver /usr/bin/WebKitWebDriver \
+  >"$work/driver.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$driver_port/status" >/dev/null && break; sleep 0.1; done
+
+mkdir -p "$shots"
+cd "$here"
+[ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error
+status=0
+PAGETREE_E2E_APP="$app" PAGETREE_E2E_FILING="$filing" PAGETREE_E2E_SCREENSHOTS="$shots" \
+  PAGETREE_E2E_DRIVER_PORT="$driver_port" \
+  node --test --test-concurrency=1 --test-reporter=spec package.test.mjs || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "package-test: failed; the driver's log (the app's output is in it):" >&2
+  tail -n 60 "$work/driver.log" >&2
+  exit "$status"
+fi
+if ! grep -q "using the assets installed with the app" "$work/driver.log"; then
+  echo "package-test: the app did not say it used the package's assets" >&2
+  exit 1
+fi
+
+for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+wait 2>/dev/null || true
+pids=()
+$sudo dpkg -r "$name" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; exit 1; }
+[ ! -e "$app" ] || { echo "package-test: $app is still there after removal" >&2; exit 1; }
+library="$home/.local/share/pagetree/library"
+[ -f "$library/catalog.sqlite" ] || { echo "package-test: removing the package took the library ($library)" >&2; exit 1; }
+echo "package-test: passed; the library outlived the package; screenshots in $shots"

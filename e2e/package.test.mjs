@@ -1,0 +1,79 @@
+// End-to-end test of the installed package: the binary the .deb put on the system,
+// started with an empty home folder, so that everything it reads comes from the
+// package (no checkout, no scripts/setup.sh assets, no settings). package.sh installs
+// the package, runs this and uninstalls it.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { remote } from 'webdriverio';
+import { ask, attach, count, dropFiles, rows, shot } from './window.mjs';
+
+const env = (name) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set; run e2e/package.sh`);
+  return value;
+};
+
+const APP = env('PAGETREE_E2E_APP');
+const FILING = env('PAGETREE_E2E_FILING');
+const SHOTS = env('PAGETREE_E2E_SCREENSHOTS');
+const DRIVER_PORT = Number(env('PAGETREE_E2E_DRIVER_PORT'));
+const FILING_NAME = 'FOOTLOCKER_2022_8K_dated-2022-05-20';
+const LONG = 240_000;
+
+let browser;
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await remote({
+    hostname: '127.0.0.1',
+    port: DRIVER_PORT,
+    logLevel: 'warn',
+    connectionRetryCount: 3,
+    capabilities: { 'tauri:options': { application: APP } },
+  });
+  await browser.setTimeout({ implicit: 0 });
+  attach(browser, { shots: SHOTS, long: LONG });
+});
+
+after(async () => {
+  await browser?.deleteSession().catch(() => {});
+});
+
+function packageTest(name, body) {
+  test(name, async () => {
+    try {
+      await body();
+    } catch (err) {
+      await shot(`package-FAILED-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}.png`).catch(() => {});
+      throw err;
+    }
+  });
+}
+
+packageTest('the installed app opens on a new, empty library', async () => {
+  await (await browser.$('[data-testid="doc-list"]')).waitForExist({ timeout: 60_000 });
+  assert.equal(await count('[data-testid="doc-list"] li.doc'), 0);
+  await shot('package-01-empty-library.png');
+});
+
+packageTest('a dropped PDF is read and indexed with the assets the package carries', async () => {
+  await dropFiles([FILING]);
+  await browser.waitUntil(async () => (await rows('ready')).length === 1, {
+    timeout: LONG,
+    interval: 500,
+    timeoutMsg: 'the dropped PDF did not become ready',
+  });
+  assert.equal((await rows('failed')).length, 0);
+  await shot('package-02-ingested.png');
+});
+
+packageTest('a question is answered from the pages, with citations, and no model set up', async () => {
+  const answer = await ask('How many votes against did Richard A. Johnson receive as a board nominee?');
+  assert.match(await answer.getText(), /No language model is configured/);
+  const citation = await answer.$('[data-testid="citation"]');
+  await citation.waitForExist({ timeout: 10_000, timeoutMsg: 'the answer has no citation' });
+  assert.match(await citation.getText(), new RegExp(`${FILING_NAME} p\\.\\d+`));
+  await shot('package-03-answer.png');
+});
