@@ -21,6 +21,10 @@ use crate::pdf::{self, PageText, PdfError};
 use crate::store::{IndexedNode, Sparse};
 use crate::tree::{self, Node, MAX_NODES_PER_DOCUMENT};
 
+mod batch;
+
+pub use batch::IngestBatch;
+
 const EMBED_CHUNK: usize = 64;
 const UPSERT_CHUNK: usize = 256;
 

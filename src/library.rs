@@ -34,7 +34,8 @@ pub enum LibraryError {
     Folder { path: String, detail: String },
     #[error("{0}")]
     Settings(String),
-    #[error("the language model is not configured: set its URL and model (flags --llm-url/--llm-model or PAGETREE_LLM_URL/PAGETREE_LLM_MODEL)")]
+    /// The CLI and the app each say how to set one (see their error wording).
+    #[error("the language model is not configured")]
     NoLlm,
     #[error("the language model failed: {0}")]
     Llm(String),
@@ -46,21 +47,17 @@ pub enum LibraryError {
         "the stored tree of `{name}` is broken: {detail}; delete the document and add it again"
     )]
     BrokenTree { name: String, detail: String },
-    #[error("this library keeps its vectors on {current}; to move them to {requested}, run `pagetree migrate {command}`")]
-    StoreElsewhere {
-        current: String,
-        requested: String,
-        command: String,
-    },
+    /// `requested` is the server's URL, the target of the move that would fix this.
+    #[error("this library keeps its vectors on {current}, not on {requested}")]
+    StoreElsewhere { current: String, requested: String },
     #[error("the library's vectors on {0} keep one vector a page; to embed pages in windows, move the library to this computer's embedded store, reindex it there, and move it back")]
     RebuildRemote(String),
-    #[error("the library's vectors on {0} were made by one model and are re-embedded only in this computer's embedded store; move the library here with `pagetree migrate`, reindex it, and move it back")]
+    #[error("the library's vectors on {0} were made by one model and are re-embedded only in this computer's embedded store; move the library here, change its model there, and move it back")]
     ModelChangeRemote(String),
-    #[error("this library's vectors were made by {library}, not {requested}, and the two cannot be searched together; keep using {library}, or re-embed the library with `pagetree reindex --model {requested_id}` (its PDFs are not read again, nothing is lost)")]
+    #[error("this library's vectors were made by {}, not {}, and the two cannot be searched together; keep using {}, or re-embed the library with {} (its PDFs are not read again, nothing is lost)", .library.label(), .requested.label(), .library.label(), .requested.label())]
     ModelMismatch {
-        library: &'static str,
-        requested: &'static str,
-        requested_id: &'static str,
+        library: DenseModel,
+        requested: DenseModel,
     },
     #[error("the library's vectors are already on {0}")]
     AlreadyThere(String),
@@ -70,14 +67,6 @@ pub enum LibraryError {
         source_location: String,
         detail: String,
     },
-}
-
-fn model_mismatch(library: DenseModel, requested: DenseModel) -> LibraryError {
-    LibraryError::ModelMismatch {
-        library: library.label(),
-        requested: requested.label(),
-        requested_id: requested.id(),
-    }
 }
 
 /// Opens the embedded index in `path` (blocking); `fresh` empties the folder first, and
@@ -264,7 +253,11 @@ impl Library {
         if settings.dense_model != self.settings.dense_model
             && !self.catalog.documents().await?.is_empty()
         {
-            return Err(model_mismatch(self.settings.dense_model, settings.dense_model).into());
+            return Err(LibraryError::ModelMismatch {
+                library: self.settings.dense_model,
+                requested: settings.dense_model,
+            }
+            .into());
         }
         SparseEmbedder::new(&settings.bm25_language)?;
         settings.save(&self.catalog).await?;
@@ -666,7 +659,6 @@ async fn resolve_location(catalog: &Catalog, qdrant: &QdrantOptions) -> Result<S
             Err(LibraryError::StoreElsewhere {
                 current: stored.describe(),
                 requested: url.to_string(),
-                command: format!("--to-remote {url}"),
             }
             .into())
         }

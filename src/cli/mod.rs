@@ -9,6 +9,7 @@ mod progress;
 mod scale;
 mod search;
 pub mod terminal;
+pub mod words;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

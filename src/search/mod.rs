@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 pub use bounds::ParameterError;
 pub use context::{Context, ContextPage};
-pub use recorded::Comparison;
+pub use recorded::{Comparison, Skipped};
 pub use strategy::Strategy;
 
 use crate::store::{Fusion, FusionMethod, ScoredNode};

@@ -30,9 +30,23 @@ pub async fn compare(
     question: String,
     strategies: Vec<Strategy>,
     settings: SearchSettings,
-) -> CommandResult<Comparison> {
+) -> CommandResult<CompareResult> {
     let library = state.library()?.read().await;
-    Ok(library.compare(&question, &strategies, &settings).await?)
+    let Comparison { results, skipped } =
+        library.compare(&question, &strategies, &settings).await?;
+    let skipped = skipped
+        .iter()
+        .map(|skip| format!("{}: {}", skip.strategy, crate::error::words(&skip.reason)))
+        .collect();
+    Ok(CompareResult { results, skipped })
+}
+
+/// Every strategy that ran on one question, and why the others did not.
+#[derive(Debug, Serialize)]
+pub struct CompareResult {
+    results: Vec<SearchResult>,
+    /// "strategy: reason", one per strategy that could not run.
+    skipped: Vec<String>,
 }
 
 #[derive(Serialize, Clone)]
