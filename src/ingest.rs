@@ -256,7 +256,7 @@ impl Library {
         check_cancelled()?;
 
         progress.stage(file, Stage::Summarising, 0, 1);
-        let (nodes, tree_report) = tree::build_tree(
+        let (nodes, tree_report) = crate::describe::build_tree(
             document.id,
             file,
             descriptions,

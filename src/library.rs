@@ -13,7 +13,7 @@ use crate::catalog::{Catalog, DocumentRecord, DocumentStatus};
 use crate::describe::{Describer, LlmDescriber, LlmSettings};
 use crate::embed::{DenseEmbedder, DenseModel, SparseEmbedder};
 use crate::error::Result;
-use crate::llm::ApiKey;
+use crate::secret::ApiKey;
 use crate::settings::LibrarySettings;
 use crate::store::edge::EdgeStore;
 use crate::store::location::{self, StoreLocation};

@@ -5,7 +5,6 @@
 mod sse;
 
 use std::collections::VecDeque;
-use std::fmt;
 use std::time::Duration;
 
 use async_openai::types::chat::{
@@ -16,6 +15,8 @@ use async_openai::types::chat::{
 use async_openai::types::models::ListModelResponse;
 use serde::Serialize;
 
+use crate::secret::ApiKey;
+
 /// What is read of an error reply's body, for its message; the rest is never read, so a
 /// server cannot make us hold gigabytes to tell us it failed.
 pub const ERROR_BODY_KEPT: usize = 64 * 1024;
@@ -24,30 +25,6 @@ const ERROR_MESSAGE_CHARS: usize = 500;
 /// One server-sent event of a chat stream is a small JSON chunk; one longer than this is
 /// a server that does not end its lines.
 pub const MAX_EVENT_BYTES: usize = 1024 * 1024;
-
-/// An API key that never shows itself in logs or debug output.
-#[derive(Clone, Default)]
-pub struct ApiKey(String);
-
-impl ApiKey {
-    pub fn new(key: impl Into<String>) -> Self {
-        Self(key.into())
-    }
-
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for ApiKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.0.is_empty() {
-            "ApiKey(none)"
-        } else {
-            "ApiKey(***)"
-        })
-    }
-}
 
 #[derive(Debug, Clone)]
 pub struct LlmSettings {

@@ -2,7 +2,8 @@
 //! show beside the URL it concerns. The rule is the library's; this only decides which
 //! key the form's settings would send.
 
-use pagetree::describe::{ApiKey, LlmSettings};
+use pagetree::describe::LlmSettings;
+use pagetree::secret::ApiKey;
 use pagetree::store::remote::RemoteConfig;
 use serde::Serialize;
 

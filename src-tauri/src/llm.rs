@@ -2,8 +2,9 @@
 
 use std::time::{Duration, Instant};
 
-use pagetree::describe::{ApiKey, LlmSettings};
+use pagetree::describe::LlmSettings;
 use pagetree::llm::LlmClient;
+use pagetree::secret::ApiKey;
 use pagetree::settings::LibrarySettings;
 use serde::Serialize;
 

@@ -1,24 +1,21 @@
 //! Turns pages into `{description, keywords}` and groups of descriptions into one.
 
+mod build;
 pub mod extractive;
 pub mod llm;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use futures::stream::{self, StreamExt};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-pub use crate::llm::{ApiKey, LlmSettings};
+pub use crate::llm::LlmSettings;
+pub use crate::tree::Description;
+pub use build::build_tree;
 pub use extractive::TermStats;
 pub use llm::LlmDescriber;
 
 use crate::pdf::PageText;
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Description {
-    pub description: String,
-    pub keywords: Vec<String>,
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum DescribeError {

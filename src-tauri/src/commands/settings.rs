@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use pagetree::ingest::NoProgress;
-use pagetree::llm::ApiKey;
 use pagetree::migrate::MigrationTarget;
+use pagetree::secret::ApiKey;
 use pagetree::store::location::StoreLocation;
 use pagetree::Library;
 use tauri::State;

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::llm::ApiKey;
+use crate::secret::ApiKey;
 
 /// How a library's collection is spread over a cluster. The defaults suit one server;
 /// README.md gives the values for a three-node cluster.
