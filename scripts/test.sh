@@ -19,6 +19,8 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== cargo doc (warnings denied: a broken link in a doc comment fails)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --locked
 echo "== cargo test"
 cargo test --workspace --locked
 

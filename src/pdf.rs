@@ -115,7 +115,7 @@ pub fn extract_front_matter(pdfium_library: &Path, path: &Path) -> Result<FrontM
     })
 }
 
-fn front_matter(document: &PdfDocument, first_pages: Vec<String>) -> FrontMatter {
+fn front_matter(document: &PdfDocument<'_>, first_pages: Vec<String>) -> FrontMatter {
     use pdfium_render::prelude::PdfDocumentMetadataTagType as Tag;
     let metadata = document.metadata();
     let tag = |kind: Tag| {
@@ -157,7 +157,7 @@ fn front_matter(document: &PdfDocument, first_pages: Vec<String>) -> FrontMatter
 pub(crate) fn with_document<T, E: From<PdfError>>(
     pdfium_library: &Path,
     path: &Path,
-    work: impl FnOnce(&PdfDocument, &str) -> Result<T, E>,
+    work: impl FnOnce(&PdfDocument<'_>, &str) -> Result<T, E>,
 ) -> Result<T, E> {
     let file = display_name(path);
     files::open_pdf(path, &file).map_err(PdfError::from)?;
@@ -173,7 +173,7 @@ pub(crate) fn with_document<T, E: From<PdfError>>(
 }
 
 fn read_pages(
-    document: &PdfDocument,
+    document: &PdfDocument<'_>,
     file: &str,
     max_pages: u32,
 ) -> Result<Vec<PageText>, PdfError> {

@@ -44,7 +44,7 @@ pub fn render_page_png(
 }
 
 fn render(
-    document: &PdfDocument,
+    document: &PdfDocument<'_>,
     file: &str,
     page: u32,
     width: u32,

@@ -185,7 +185,7 @@ pub fn find_days(text: &str) -> Vec<FoundDay> {
 
 fn push_day(
     found: &mut Vec<FoundDay>,
-    caps: &regex::Captures,
+    caps: &regex::Captures<'_>,
     year: usize,
     month: usize,
     day: usize,
