@@ -160,7 +160,7 @@ const RUN_COLUMNS: &str = "r.id, r.kind, r.conversation_id, r.question, r.strate
     a.text, a.citations, a.removed, a.uncited, a.model, a.first_token_ms, a.total_ms";
 
 impl Catalog {
-    pub async fn new_conversation(&self, title: &str) -> Result<i64, CatalogError> {
+    pub(crate) async fn new_conversation(&self, title: &str) -> Result<i64, CatalogError> {
         let title: String = title.chars().take(120).collect();
         Ok(
             sqlx::query("INSERT INTO conversations (title) VALUES (?) RETURNING id")
@@ -196,7 +196,7 @@ impl Catalog {
         .get(0))
     }
 
-    pub async fn record_answer(
+    pub(crate) async fn record_answer(
         &self,
         run_id: i64,
         answer: &AnswerRecord,

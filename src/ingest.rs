@@ -458,7 +458,7 @@ impl Library {
     }
 
     /// Rebuilds one document's vectors (after its card was corrected).
-    pub async fn reindex_document(&self, document: &DocumentRecord) -> Result<usize> {
+    pub(crate) async fn reindex_document(&self, document: &DocumentRecord) -> Result<usize> {
         let rewritten = self.reindex_points(document, true).await?;
         self.store().await?.flush().await?;
         Ok(rewritten)

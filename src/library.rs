@@ -123,7 +123,7 @@ impl QdrantOptions {
     }
 
     /// The library's remote settings with this run's overrides applied.
-    pub fn apply(&self, mut config: RemoteConfig) -> RemoteConfig {
+    pub(crate) fn apply(&self, mut config: RemoteConfig) -> RemoteConfig {
         if let Some(seconds) = self.timeout_secs {
             config.timeout_secs = seconds.max(1);
         }
@@ -299,7 +299,7 @@ impl Library {
     }
 
     /// The BM25 embedder for `language` (a Snowball stemmer name).
-    pub fn sparse_for(&self, language: &str) -> Result<Arc<SparseEmbedder>> {
+    pub(crate) fn sparse_for(&self, language: &str) -> Result<Arc<SparseEmbedder>> {
         let mut embedders = self.sparse.lock().map_err(|_| {
             crate::embed::EmbedError::Bm25("the BM25 cache lock was poisoned".into())
         })?;
@@ -312,7 +312,7 @@ impl Library {
     }
 
     /// The language a document's BM25 vectors are stemmed in.
-    pub fn document_language<'a>(&'a self, document: &'a DocumentRecord) -> &'a str {
+    pub(crate) fn document_language<'a>(&'a self, document: &'a DocumentRecord) -> &'a str {
         match &document.language {
             Some(language) if self.settings.detect_language => language,
             _ => &self.settings.bm25_language,
@@ -321,7 +321,7 @@ impl Library {
 
     /// The language a question is stemmed in: the nearest of the library's documents'
     /// languages, or the library's own.
-    pub async fn question_language(&self, question: &str) -> Result<String> {
+    pub(crate) async fn question_language(&self, question: &str) -> Result<String> {
         if !self.settings.detect_language {
             return Ok(self.settings.bm25_language.clone());
         }
@@ -361,7 +361,7 @@ impl Library {
     }
 
     /// Node payloads kept between searches.
-    pub fn node_cache(&self) -> &crate::search::node_cache::NodeCache {
+    pub(crate) fn node_cache(&self) -> &crate::search::node_cache::NodeCache {
         &self.node_cache
     }
 

@@ -13,14 +13,14 @@ pub struct Description {
 }
 
 pub const ROOT_PARENT: i64 = -1;
-pub const MIN_GROUP_WIDTH: usize = 3;
-pub const MAX_GROUP_WIDTH: usize = 5;
+pub(crate) const MIN_GROUP_WIDTH: usize = 3;
+pub(crate) const MAX_GROUP_WIDTH: usize = 5;
 /// Four children per parent keeps trees shallow (a 300-page filing is 5 levels deep)
 /// while each summary still covers few enough pages to stay specific. Measured on 12
 /// dev filings (769 pages, their 20 questions; branch, beam, knee and sensitive knee,
 /// whole library and per document): mean hits per 1k context tokens .078 at width 4,
 /// .068 at 3 and .064 at 5, width 4 best in 5 of the 8 runs.
-pub const DEFAULT_GROUP_WIDTH: usize = 4;
+pub(crate) const DEFAULT_GROUP_WIDTH: usize = 4;
 /// Bits of a node id that number the nodes inside their document; the rest hold the
 /// document id, so ids are unique across a library without a counter.
 const LOCAL_ID_BITS: u32 = 24;
@@ -56,7 +56,7 @@ impl Node {
     }
 }
 
-pub fn node_id(doc_id: i64, local_index: usize) -> u64 {
+pub(crate) fn node_id(doc_id: i64, local_index: usize) -> u64 {
     ((doc_id as u64) << LOCAL_ID_BITS) | local_index as u64
 }
 
@@ -79,27 +79,27 @@ pub(crate) fn lone_page(id: u64) -> Node {
 }
 
 /// The node of page `page` (from 1): [`leaves`] numbers a document's pages first.
-pub fn page_node_id(doc_id: i64, page: u32) -> u64 {
+pub(crate) fn page_node_id(doc_id: i64, page: u32) -> u64 {
     node_id(doc_id, (page as usize).saturating_sub(1))
 }
 
 /// The page (from 1) of a page's node: the inverse of [`page_node_id`].
-pub fn page_of_leaf(node_id: u64) -> u32 {
+pub(crate) fn page_of_leaf(node_id: u64) -> u32 {
     (node_id & (MAX_NODES_PER_DOCUMENT as u64 - 1)) as u32 + 1
 }
 
 /// The root of a document of `node_count` nodes: parents are appended level by level
 /// after the pages, so the root comes last.
-pub fn root_node_id(doc_id: i64, node_count: u32) -> u64 {
+pub(crate) fn root_node_id(doc_id: i64, node_count: u32) -> u64 {
     node_id(doc_id, (node_count as usize).saturating_sub(1))
 }
 
-pub fn doc_id_of(node_id: u64) -> i64 {
+pub(crate) fn doc_id_of(node_id: u64) -> i64 {
     (node_id >> LOCAL_ID_BITS) as i64
 }
 
 /// How many nodes one document may have (pages and parents together).
-pub const MAX_NODES_PER_DOCUMENT: usize = 1 << LOCAL_ID_BITS;
+pub(crate) const MAX_NODES_PER_DOCUMENT: usize = 1 << LOCAL_ID_BITS;
 
 /// One step of grouping a level into the next.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,7 +111,7 @@ pub enum Group {
 }
 
 /// Splits a level of `len` nodes into consecutive groups of `width`.
-pub fn group_level(len: usize, width: usize) -> Vec<Group> {
+pub(crate) fn group_level(len: usize, width: usize) -> Vec<Group> {
     let width = width.clamp(MIN_GROUP_WIDTH, MAX_GROUP_WIDTH);
     let mut groups = Vec::new();
     let mut start = 0;
@@ -130,7 +130,7 @@ pub fn group_level(len: usize, width: usize) -> Vec<Group> {
 /// The parents of a tree over `pages` pages, level by level: each parent is the list of
 /// the node indexes it groups. Indexes follow creation order: pages first (page p is
 /// p - 1), then parents level by level, so a parent's index is known before it exists.
-pub fn tree_shape(pages: usize, width: usize) -> Vec<Vec<Vec<usize>>> {
+pub(crate) fn tree_shape(pages: usize, width: usize) -> Vec<Vec<Vec<usize>>> {
     let mut levels = Vec::new();
     let mut level: Vec<usize> = (0..pages).collect();
     let mut next_index = pages;
@@ -154,7 +154,7 @@ pub fn tree_shape(pages: usize, width: usize) -> Vec<Vec<Vec<usize>>> {
 }
 
 /// The page (leaf) nodes of a document, before any parent exists.
-pub fn leaves(doc_id: i64, file_name: &str, pages: Vec<Description>) -> Vec<Node> {
+pub(crate) fn leaves(doc_id: i64, file_name: &str, pages: Vec<Description>) -> Vec<Node> {
     pages
         .into_iter()
         .enumerate()
@@ -175,7 +175,7 @@ pub fn leaves(doc_id: i64, file_name: &str, pages: Vec<Description>) -> Vec<Node
 }
 
 /// Appends the parent over `children` (indexes into `nodes`) and links them to it.
-pub fn add_parent(nodes: &mut Vec<Node>, children: &[usize], description: String) {
+pub(crate) fn add_parent(nodes: &mut Vec<Node>, children: &[usize], description: String) {
     let index = nodes.len();
     let doc_id = nodes[children[0]].doc_id;
     let parent = parent_of(

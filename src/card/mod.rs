@@ -199,7 +199,7 @@ pub(crate) fn plausible_fiscal_year(year: i64) -> bool {
 /// body are enough, and reading further costs time on every ingestion. Four, not
 /// three: a cover whose name is a logo leaves the name to the body's first page, which
 /// comes after the cover, the contents and the forward-looking statements.
-pub const FRONT_PAGES: usize = 4;
+pub(crate) const FRONT_PAGES: usize = 4;
 
 impl DocumentCard {
     /// The card in one line, as every node of its document carries it: organisation ·
@@ -228,7 +228,7 @@ impl DocumentCard {
 
     /// The words a BM25 query should find the card by: the short form, the aliases,
     /// and the period as questions write it ("FY2018").
-    pub fn search_words(&self) -> String {
+    pub(crate) fn search_words(&self) -> String {
         let mut words = vec![self.short_form()];
         words.extend(self.aliases.iter().cloned());
         if let Some(year) = self.fiscal_year {
@@ -239,7 +239,7 @@ impl DocumentCard {
 
     /// Whether the card names the organisation (the part that lets a question find
     /// the document without its file name).
-    pub fn names_organization(&self) -> bool {
+    pub(crate) fn names_organization(&self) -> bool {
         self.organization.is_some()
     }
 }

@@ -26,7 +26,7 @@ pub struct CheckedAnswer {
 }
 
 /// Finds every `[NAME p.N]`-style citation: its byte span and the pages it names.
-pub fn find_citations(text: &str) -> Vec<(std::ops::Range<usize>, Vec<Citation>)> {
+pub(crate) fn find_citations(text: &str) -> Vec<(std::ops::Range<usize>, Vec<Citation>)> {
     let mut found = Vec::new();
     let mut search_from = 0;
     while let Some(open) = text[search_from..].find('[').map(|i| i + search_from) {

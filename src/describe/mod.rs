@@ -48,7 +48,7 @@ impl Describer {
     }
 
     /// Describes every page. `on_page_done` is called once per finished page.
-    pub async fn describe_pages(
+    pub(crate) async fn describe_pages(
         &self,
         pages: &[PageText],
         stats: &TermStats,
@@ -108,7 +108,7 @@ impl Describer {
     }
 
     /// Writes one description for each group of children's descriptions.
-    pub async fn summarise_groups(
+    pub(crate) async fn summarise_groups(
         &self,
         groups: &[Vec<&str>],
         stats: &TermStats,
@@ -159,7 +159,7 @@ impl Describer {
     }
 }
 
-pub fn describe_offline(page: &PageText, stats: &TermStats) -> Description {
+pub(crate) fn describe_offline(page: &PageText, stats: &TermStats) -> Description {
     if !page.has_text {
         return Description {
             description: format!(

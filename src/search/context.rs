@@ -11,7 +11,7 @@ use super::SelectedNode;
 
 /// Token counts use OpenAI's cl100k_base encoding (GPT-4 and GPT-3.5): a real LLM
 /// tokenizer, shipped inside the tiktoken-rs crate, so counting works offline.
-pub const TOKENIZER_NAME: &str = "cl100k_base";
+pub(crate) const TOKENIZER_NAME: &str = "cl100k_base";
 
 fn tokenizer() -> Option<&'static CoreBPE> {
     static BPE: OnceLock<Option<CoreBPE>> = OnceLock::new();
