@@ -61,6 +61,7 @@ fn statement_column(text: &str) -> &'static str {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum DocumentStatus {
     /// Being written; not searchable. Found at start-up, it means a crash.
     Ingesting,
@@ -87,6 +88,7 @@ impl DocumentStatus {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DocumentRecord {
     pub id: i64,
     pub name: String,

@@ -30,6 +30,7 @@ const UPSERT_CHUNK: usize = 256;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Stage {
     Reading,
     Describing,

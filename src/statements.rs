@@ -23,6 +23,7 @@ pub(crate) const INDEX_CHARS: usize = 1_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum FinancialStatement {
     BalanceSheet,
     IncomeStatement,

@@ -27,6 +27,7 @@ const LOCAL_ID_BITS: u32 = 24;
 
 /// One node of a document tree, exactly as it is stored as a point's payload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Node {
     pub id: u64,
     pub doc_id: i64,

@@ -17,6 +17,7 @@ pub const PROGRESS_EVENT: &str = "ingest://progress";
 pub const FINISHED_EVENT: &str = "ingest://finished";
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct IngestProgress<'a> {
     pub file: &'a str,
     pub stage: Stage,
@@ -25,6 +26,7 @@ pub struct IngestProgress<'a> {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct IngestFinished {
     pub file: String,
     pub document: Option<DocumentRecord>,

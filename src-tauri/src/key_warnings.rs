@@ -11,6 +11,7 @@ use crate::app_settings::{filled, AppSettings, QdrantMode};
 
 /// One sentence a server, or none when its key would not cross the network in clear.
 #[derive(Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct KeyWarnings {
     pub llm: Option<String>,
     pub qdrant: Option<String>,

@@ -47,6 +47,7 @@ pub fn may_send_stored_key(url: Option<&str>, saved: Option<&str>) -> bool {
 }
 
 #[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ConnectionTest {
     pub ok: bool,
     pub message: String,

@@ -22,6 +22,7 @@ pub use rules::read_card;
 /// else has a generic kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum DocumentKind {
     /// Form 10-K, or another company's annual report.
     AnnualReport,
@@ -85,6 +86,7 @@ impl DocumentKind {
 /// A card's fields, by the names `pagetree card DOC --set field=value` takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum CardField {
     Title,
     Organization,
@@ -130,6 +132,7 @@ impl CardField {
 /// Where a card's values came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum CardSource {
     /// Read by rules from the document's metadata and first pages.
     #[default]
@@ -141,6 +144,7 @@ pub enum CardSource {
 /// A document's identity. Every field may be missing; `unsure` names the fields the
 /// reader guessed at, and `corrected` those a person set by hand.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DocumentCard {
     #[serde(default)]
     pub title: Option<String>,

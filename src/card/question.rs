@@ -30,6 +30,7 @@ pub(crate) const RECENT_BOOST: f32 = 1.0;
 
 /// What was recognised in a question, and how the search used it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct QuestionAnalysis {
     /// Organisations named, as the library's cards name them.
     pub organizations: Vec<String>,

@@ -22,6 +22,7 @@ use windows::WindowSplitter;
 /// The model that makes a library's dense vectors. A library keeps the model it was
 /// made with: vectors of two models cannot be compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum DenseModel {
     /// all-MiniLM-L6-v2, or the ONNX model in the folder a run names: English only,
     /// 256 tokens.

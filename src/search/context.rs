@@ -27,6 +27,7 @@ pub fn count_tokens(text: &str) -> usize {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ContextPage {
     pub doc_id: i64,
     pub file_name: String,
@@ -36,6 +37,7 @@ pub struct ContextPage {
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Context {
     pub text: String,
     pub pages: Vec<ContextPage>,

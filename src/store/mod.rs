@@ -105,6 +105,7 @@ pub struct QueryVectors {
 
 /// How the dense and the sparse ranking of the same candidates become one.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Fusion {
     /// Missing from JSON (settings and history written before there was a choice)
     /// means RRF, the only fusion there was.
@@ -141,6 +142,7 @@ impl Fusion {
 /// How [`Fusion`] combines the two rankings (see [`fusion`] for the formulas).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum FusionMethod {
     /// Reciprocal rank fusion: only ranks count, so a curve of fused scores has nearly
     /// the same shape for every question.
@@ -249,6 +251,7 @@ pub struct RawScores {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ScoredNode {
     pub id: u64,
     pub score: f32,

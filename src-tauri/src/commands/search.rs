@@ -43,15 +43,17 @@ pub async fn compare(
 
 /// Every strategy that ran on one question, and why the others did not.
 #[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CompareResult {
     results: Vec<SearchResult>,
     /// "strategy: reason", one per strategy that could not run.
     skipped: Vec<String>,
 }
 
+/// One piece of a streamed answer; snake_case like every other payload.
 #[derive(Serialize, Clone)]
-#[serde(rename_all = "camelCase")]
-struct AskToken<'a> {
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub(crate) struct AskToken<'a> {
     request_id: &'a str,
     piece: &'a str,
 }

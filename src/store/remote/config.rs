@@ -9,6 +9,7 @@ use crate::secret::ApiKey;
 /// README.md gives the values for a three-node cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ClusterSettings {
     /// Shards of the collection; none lets the server choose (one per node).
     pub shard_number: Option<u32>,
