@@ -19,6 +19,10 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== cargo doc (warnings denied: a broken link in a doc comment fails)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --locked
+echo "== ui/src/bindings.ts is what the Rust payload types make (else: PAGETREE_WRITE_BINDINGS=1 cargo test -p pagetree-app bindings)"
+cargo test -p pagetree-app --locked bindings
 echo "== cargo test"
 cargo test --workspace --locked
 

@@ -4,17 +4,17 @@
 
 use std::path::{Path, PathBuf};
 
-pub const PDFIUM_LIBRARY: &str = "pdfium/libpdfium.so";
-pub const ONNXRUNTIME_LIBRARY: &str = "onnxruntime/libonnxruntime.so.1.32.0";
-pub const DEFAULT_MODEL_DIR: &str = "models/all-MiniLM-L6-v2";
+pub(crate) const PDFIUM_LIBRARY: &str = "pdfium/libpdfium.so";
+pub(crate) const ONNXRUNTIME_LIBRARY: &str = "onnxruntime/libonnxruntime.so.1.32.0";
+pub(crate) const DEFAULT_MODEL_DIR: &str = "models/all-MiniLM-L6-v2";
 /// multilingual-e5-small's 4-bit weights and the engine setup.sh compiles beside them.
-pub const E5_MODEL_FILE: &str = "models/multilingual-e5-small/e5-small-q4.bin";
-pub const E5_ENGINE_LIBRARY: &str = "models/multilingual-e5-small/libe5.so";
+pub(crate) const E5_MODEL_FILE: &str = "models/multilingual-e5-small/e5-small-q4.bin";
+pub(crate) const E5_ENGINE_LIBRARY: &str = "models/multilingual-e5-small/libe5.so";
 /// The engine built for AVX2 (with FMA and F16C), which packages carry beside the
 /// portable one: about three times as fast where the processor has them, and a crash
 /// where it has not, so it is chosen only then.
-pub const E5_ENGINE_LIBRARY_AVX2: &str = "models/multilingual-e5-small/libe5-avx2.so";
-pub const MODEL_FILES: [&str; 5] = [
+pub(crate) const E5_ENGINE_LIBRARY_AVX2: &str = "models/multilingual-e5-small/libe5-avx2.so";
+pub(crate) const MODEL_FILES: [&str; 5] = [
     "model.onnx",
     "tokenizer.json",
     "config.json",
@@ -125,7 +125,7 @@ fn processor_has_avx2() -> bool {
 }
 
 /// The default folder `scripts/setup.sh` installs into.
-pub fn default_assets_dir() -> Option<PathBuf> {
+pub(crate) fn default_assets_dir() -> Option<PathBuf> {
     directories::BaseDirs::new().map(|dirs| dirs.data_dir().join("pagetree").join("assets"))
 }
 

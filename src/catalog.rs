@@ -61,6 +61,7 @@ fn statement_column(text: &str) -> &'static str {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum DocumentStatus {
     /// Being written; not searchable. Found at start-up, it means a crash.
     Ingesting,
@@ -87,6 +88,7 @@ impl DocumentStatus {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DocumentRecord {
     pub id: i64,
     pub name: String,
@@ -155,7 +157,10 @@ impl Catalog {
         &self.pool
     }
 
-    pub async fn find_by_hash(&self, hash: &str) -> Result<Option<DocumentRecord>, CatalogError> {
+    pub(crate) async fn find_by_hash(
+        &self,
+        hash: &str,
+    ) -> Result<Option<DocumentRecord>, CatalogError> {
         let sql = format!("SELECT {DOCUMENT_COLUMNS} FROM documents d WHERE d.content_hash = ?");
         let row = sqlx::query(&sql)
             .bind(hash)
@@ -234,7 +239,11 @@ impl Catalog {
         Ok(())
     }
 
-    pub async fn save_pages(&self, doc_id: i64, pages: &[PageText]) -> Result<(), CatalogError> {
+    pub(crate) async fn save_pages(
+        &self,
+        doc_id: i64,
+        pages: &[PageText],
+    ) -> Result<(), CatalogError> {
         let mut tx = self.pool.begin().await?;
         for page in pages {
             sqlx::query("INSERT OR REPLACE INTO pages (document_id, page_number, text, has_text, statement) VALUES (?, ?, ?, ?, ?)")
@@ -256,7 +265,7 @@ impl Catalog {
     }
 
     /// Sets the page count of a document whose page texts are not kept (synthetic ones).
-    pub async fn set_page_count(&self, doc_id: i64, pages: u32) -> Result<(), CatalogError> {
+    pub(crate) async fn set_page_count(&self, doc_id: i64, pages: u32) -> Result<(), CatalogError> {
         sqlx::query("UPDATE documents SET page_count = ? WHERE id = ?")
             .bind(pages)
             .bind(doc_id)
@@ -266,7 +275,11 @@ impl Catalog {
     }
 
     /// Records the language a document's text is in.
-    pub async fn set_language(&self, doc_id: i64, language: &str) -> Result<(), CatalogError> {
+    pub(crate) async fn set_language(
+        &self,
+        doc_id: i64,
+        language: &str,
+    ) -> Result<(), CatalogError> {
         sqlx::query("UPDATE documents SET language = ? WHERE id = ?")
             .bind(language)
             .bind(doc_id)
@@ -276,7 +289,11 @@ impl Catalog {
     }
 
     /// Stores a document's card (replacing any before it).
-    pub async fn set_card(&self, doc_id: i64, card: &DocumentCard) -> Result<(), CatalogError> {
+    pub(crate) async fn set_card(
+        &self,
+        doc_id: i64,
+        card: &DocumentCard,
+    ) -> Result<(), CatalogError> {
         let json = serde_json::to_string(card)
             .map_err(|err| CatalogError::Query(sqlx::Error::Encode(Box::new(err))))?;
         sqlx::query(
@@ -289,7 +306,7 @@ impl Catalog {
         Ok(())
     }
 
-    pub async fn mark_ready(
+    pub(crate) async fn mark_ready(
         &self,
         doc_id: i64,
         node_count: usize,
@@ -310,7 +327,7 @@ impl Catalog {
     }
 
     /// Keeps a failed document's reason so the library can show it; its pages go.
-    pub async fn mark_failed(&self, doc_id: i64, error: &str) -> Result<(), CatalogError> {
+    pub(crate) async fn mark_failed(&self, doc_id: i64, error: &str) -> Result<(), CatalogError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("DELETE FROM pages WHERE document_id = ?")
             .bind(doc_id)
@@ -334,7 +351,7 @@ impl Catalog {
         Ok(rows.iter().map(record).collect())
     }
 
-    pub async fn documents_with_status(
+    pub(crate) async fn documents_with_status(
         &self,
         status: DocumentStatus,
     ) -> Result<Vec<DocumentRecord>, CatalogError> {
@@ -347,7 +364,10 @@ impl Catalog {
         Ok(rows.iter().map(record).collect())
     }
 
-    pub async fn document_by_id(&self, id: i64) -> Result<Option<DocumentRecord>, CatalogError> {
+    pub(crate) async fn document_by_id(
+        &self,
+        id: i64,
+    ) -> Result<Option<DocumentRecord>, CatalogError> {
         let sql = format!("SELECT {DOCUMENT_COLUMNS} FROM documents d WHERE d.id = ?");
         let row = sqlx::query(&sql)
             .bind(id)
@@ -465,7 +485,7 @@ impl Catalog {
     }
 
     /// The texts of many pages in a few queries; pages without a row are left out.
-    pub async fn page_texts(
+    pub(crate) async fn page_texts(
         &self,
         pages: &[(i64, u32)],
     ) -> Result<HashMap<(i64, u32), String>, CatalogError> {
@@ -529,7 +549,7 @@ impl Catalog {
         self.set_setting(key, &json).await
     }
 
-    pub async fn remove_setting(&self, key: &str) -> Result<(), CatalogError> {
+    pub(crate) async fn remove_setting(&self, key: &str) -> Result<(), CatalogError> {
         sqlx::query("DELETE FROM settings WHERE key = ?")
             .bind(key)
             .execute(&self.pool)
@@ -537,7 +557,7 @@ impl Catalog {
         Ok(())
     }
 
-    pub async fn set_setting(&self, key: &str, value: &str) -> Result<(), CatalogError> {
+    pub(crate) async fn set_setting(&self, key: &str, value: &str) -> Result<(), CatalogError> {
         sqlx::query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
             .bind(key)
             .bind(value)

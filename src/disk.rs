@@ -12,32 +12,32 @@ const MIB: u64 = 1024 * 1024;
 /// The vector engine's unit of growth: its write-ahead log advances through 32 MiB
 /// segments and its vectors and payloads grow through 32 MiB chunks, each created
 /// sparse and filled through a memory map.
-pub const MAPPED_FILE: u64 = 32 * MIB;
+pub(crate) const MAPPED_FILE: u64 = 32 * MIB;
 
 /// Room any use of the vector index needs, opening it for a search included: the
 /// engine may begin a log segment then. Measured on a 128 MB tmpfs: a search with
 /// 16 MB free died of SIGBUS, with 33 MB free it ran. The 4 MiB are for the small
 /// files written beside the mapped ones (segment descriptions, SQLite's journal).
-pub const ONE_WRITE: u64 = MAPPED_FILE + 4 * MIB;
+pub(crate) const ONE_WRITE: u64 = MAPPED_FILE + 4 * MIB;
 
 /// Room every command that writes needs beyond what it adds: a new log segment and a
 /// new chunk may both come into being during it. SQLite's own WAL (checkpointed at
 /// about 4 MB) fits in the rest.
-pub const WRITE_MARGIN: u64 = 2 * MAPPED_FILE;
+pub(crate) const WRITE_MARGIN: u64 = 2 * MAPPED_FILE;
 
 /// What the library grows by for each byte of PDF added: 2.0 measured (3M's 2018
 /// 10-K, 1.25 MB, 160 pages: +2.5 MB of page text, vectors and payloads after the
 /// optimize that follows an ingestion), doubled for documents with more text per byte.
-pub const INGEST_BYTES_PER_PDF_BYTE: u64 = 4;
+pub(crate) const INGEST_BYTES_PER_PDF_BYTE: u64 = 4;
 
 /// What one node takes in the embedded index: about 12 KB measured (2.5 MB for the
 /// 3M 10-K's 215 nodes, dense vector, BM25 vector and payload), rounded up.
-pub const INDEX_BYTES_PER_NODE: u64 = 16 * 1024;
+pub(crate) const INDEX_BYTES_PER_NODE: u64 = 16 * 1024;
 
 /// Room opening a library needs at all: SQLite creates the catalog's shared-memory
 /// file (32 KB) and writes its log's first pages there; on a disk with none left it
 /// reports only "disk I/O error" (seen with `docs` on a full tmpfs).
-pub const OPEN_ROOM: u64 = MIB;
+pub(crate) const OPEN_ROOM: u64 = MIB;
 
 /// What a command is about to do, for the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +77,7 @@ pub struct NoRoom {
 
 /// Stops `task` unless the disk holding `path` has `needed` bytes free. A disk whose
 /// free space cannot be read is let through (the write then fails or not as before).
-pub fn ensure_room(path: &Path, needed: u64, task: Task) -> Result<(), NoRoom> {
+pub(crate) fn ensure_room(path: &Path, needed: u64, task: Task) -> Result<(), NoRoom> {
     let probe = existing_ancestor(path);
     match fs4::available_space(probe) {
         Ok(free) => check(free, needed, task),
@@ -100,7 +100,7 @@ fn check(free: u64, needed: u64, task: Task) -> Result<(), NoRoom> {
 }
 
 /// What adding a PDF of `pdf_bytes` needs.
-pub fn for_ingest(pdf_bytes: u64) -> u64 {
+pub(crate) fn for_ingest(pdf_bytes: u64) -> u64 {
     pdf_bytes
         .saturating_mul(INGEST_BYTES_PER_PDF_BYTE)
         .saturating_add(WRITE_MARGIN)
@@ -109,12 +109,12 @@ pub fn for_ingest(pdf_bytes: u64) -> u64 {
 /// What rewriting the index in `dir` needs: a second copy of what it holds now (an
 /// optimize writes merged segments before it drops the old ones; a rebuild writes a
 /// whole new index beside the old).
-pub fn for_rewrite(dir: &Path) -> u64 {
+pub(crate) fn for_rewrite(dir: &Path) -> u64 {
     allocated_size(dir).saturating_add(WRITE_MARGIN)
 }
 
 /// What an embedded index of `nodes` nodes needs.
-pub fn for_nodes(nodes: usize) -> u64 {
+pub(crate) fn for_nodes(nodes: usize) -> u64 {
     (nodes as u64)
         .saturating_mul(INDEX_BYTES_PER_NODE)
         .saturating_add(WRITE_MARGIN)
@@ -122,7 +122,7 @@ pub fn for_nodes(nodes: usize) -> u64 {
 
 /// The bytes the files under `dir` really take on disk (the engine's files are sparse,
 /// so their lengths say far more).
-pub fn allocated_size(dir: &Path) -> u64 {
+pub(crate) fn allocated_size(dir: &Path) -> u64 {
     walkdir::WalkDir::new(dir)
         .into_iter()
         .filter_map(|entry| entry.ok())

@@ -111,7 +111,7 @@ pub struct StepShare {
 
 /// The steps whose kept share tells how a strategy cuts: rankings of more than one
 /// candidate, not narrowing (which has its own cap) or the final selection.
-pub fn kept_shares(trace: &[crate::search::TraceStep]) -> Vec<f64> {
+pub(crate) fn kept_shares(trace: &[crate::search::TraceStep]) -> Vec<f64> {
     trace
         .iter()
         .filter(|step| step.label != "selected" && !step.label.starts_with("narrow"))
@@ -197,7 +197,7 @@ pub fn score(gold: &[(String, u32)], returned: &HashSet<(String, u32)>) -> (bool
     (found > 0, found as f64 / gold.len() as f64)
 }
 
-pub fn percentile(values: &[f64], q: f64) -> f64 {
+pub(crate) fn percentile(values: &[f64], q: f64) -> f64 {
     if values.is_empty() {
         return 0.0;
     }
@@ -246,7 +246,7 @@ pub fn document_rank(result: &crate::search::SearchResult, document: i64) -> Opt
 }
 
 /// Steps whose kept share a report gives one by one (trees are rarely deeper).
-pub const REPORTED_STEPS: usize = 6;
+pub(crate) const REPORTED_STEPS: usize = 6;
 
 pub fn summarise(strategy: Strategy, runs: Vec<QuestionRun>) -> StrategyReport {
     let ok: Vec<&QuestionRun> = runs.iter().filter(|r| r.error.is_none()).collect();

@@ -10,6 +10,7 @@ use crate::search::SearchResult;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum RunKind {
     Search,
     Compare,
@@ -104,6 +105,7 @@ impl NewRun {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AnswerRecord {
     pub text: String,
     pub citations: Vec<Citation>,
@@ -134,17 +136,23 @@ impl AnswerRecord {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunRecord {
     pub id: i64,
     pub kind: RunKind,
     pub conversation_id: Option<i64>,
     pub question: String,
     pub strategy: Option<String>,
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub settings: serde_json::Value,
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub selected: serde_json::Value,
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub pages: serde_json::Value,
     #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+    #[cfg_attr(feature = "ts", ts(type = "TraceStep[]", optional = nullable))]
     pub trace: serde_json::Value,
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub metrics: Option<serde_json::Value>,
     pub context_tokens: Option<i64>,
     pub latency_ms: Option<f64>,
@@ -160,7 +168,7 @@ const RUN_COLUMNS: &str = "r.id, r.kind, r.conversation_id, r.question, r.strate
     a.text, a.citations, a.removed, a.uncited, a.model, a.first_token_ms, a.total_ms";
 
 impl Catalog {
-    pub async fn new_conversation(&self, title: &str) -> Result<i64, CatalogError> {
+    pub(crate) async fn new_conversation(&self, title: &str) -> Result<i64, CatalogError> {
         let title: String = title.chars().take(120).collect();
         Ok(
             sqlx::query("INSERT INTO conversations (title) VALUES (?) RETURNING id")
@@ -196,7 +204,7 @@ impl Catalog {
         .get(0))
     }
 
-    pub async fn record_answer(
+    pub(crate) async fn record_answer(
         &self,
         run_id: i64,
         answer: &AnswerRecord,

@@ -10,7 +10,11 @@ use crate::tree::Node;
 /// The text of a node's dense vector: the card's short form, then the page's own text
 /// (for a page with a text layer) or the node's description. The model reads the
 /// first window of it, so the identity goes first.
-pub fn dense_text(node: &Node, card: Option<&DocumentCard>, page_text: Option<&str>) -> String {
+pub(crate) fn dense_text(
+    node: &Node,
+    card: Option<&DocumentCard>,
+    page_text: Option<&str>,
+) -> String {
     let body = page_text
         .filter(|text| !text.trim().is_empty())
         .unwrap_or(&node.description);
@@ -19,7 +23,7 @@ pub fn dense_text(node: &Node, card: Option<&DocumentCard>, page_text: Option<&s
 
 /// What every dense text of a document starts with: the card's short form and a line
 /// break, or nothing for a document without one.
-pub fn identity_lead(card: Option<&DocumentCard>) -> String {
+pub(crate) fn identity_lead(card: Option<&DocumentCard>) -> String {
     card.map(DocumentCard::short_form)
         .filter(|identity| !identity.is_empty())
         .map(|identity| format!("{identity}.\n"))
@@ -29,7 +33,7 @@ pub fn identity_lead(card: Option<&DocumentCard>) -> String {
 /// The texts of a node's dense vectors: a page with a text layer in up to
 /// `max_windows` windows of its own words, each after the card's short form; otherwise
 /// the one text of [`dense_text`].
-pub fn dense_texts(
+pub(crate) fn dense_texts(
     node: &Node,
     card: Option<&DocumentCard>,
     page_text: Option<&str>,
@@ -45,7 +49,11 @@ pub fn dense_texts(
 /// What BM25 sees of a node: its document's identity (the card's words, or the file
 /// name's words where the card does not name the organisation: people name files after
 /// what they hold), the description, the keywords, and for pages optionally the text.
-pub fn sparse_text(node: &Node, card: Option<&DocumentCard>, page_text: Option<&str>) -> String {
+pub(crate) fn sparse_text(
+    node: &Node,
+    card: Option<&DocumentCard>,
+    page_text: Option<&str>,
+) -> String {
     let identity = match card.filter(|c| c.names_organization()) {
         Some(card) => card.search_words(),
         None => name_words(&node.file_name),

@@ -21,11 +21,16 @@ use crate::pdf::{self, PageText, PdfError};
 use crate::store::{IndexedNode, Sparse};
 use crate::tree::{self, Node, MAX_NODES_PER_DOCUMENT};
 
+mod batch;
+
+pub use batch::IngestBatch;
+
 const EMBED_CHUNK: usize = 64;
 const UPSERT_CHUNK: usize = 256;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Stage {
     Reading,
     Describing,
@@ -252,7 +257,7 @@ impl Library {
         check_cancelled()?;
 
         progress.stage(file, Stage::Summarising, 0, 1);
-        let (nodes, tree_report) = tree::build_tree(
+        let (nodes, tree_report) = crate::describe::build_tree(
             document.id,
             file,
             descriptions,
@@ -454,7 +459,7 @@ impl Library {
     }
 
     /// Rebuilds one document's vectors (after its card was corrected).
-    pub async fn reindex_document(&self, document: &DocumentRecord) -> Result<usize> {
+    pub(crate) async fn reindex_document(&self, document: &DocumentRecord) -> Result<usize> {
         let rewritten = self.reindex_points(document, true).await?;
         self.store().await?.flush().await?;
         Ok(rewritten)

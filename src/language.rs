@@ -48,7 +48,9 @@ fn lang_of(name: &str) -> Option<Lang> {
 
 /// The language of a document from its pages' text, when it is one we can stem and the
 /// guess is reliable; none for a scan without text or a language without a stemmer.
-pub fn detect_document<'a>(pages: impl IntoIterator<Item = &'a str>) -> Option<&'static str> {
+pub(crate) fn detect_document<'a>(
+    pages: impl IntoIterator<Item = &'a str>,
+) -> Option<&'static str> {
     let mut sample = String::new();
     for page in pages {
         if sample.len() >= SAMPLE_CHARS {
@@ -73,7 +75,7 @@ pub fn detect_document<'a>(pages: impl IntoIterator<Item = &'a str>) -> Option<&
 /// The language to stem a question in, among the languages of the library's documents:
 /// a question is short, so it is only asked which of those it is closest to. None when
 /// the library has no detected language.
-pub fn detect_question(question: &str, library_languages: &[String]) -> Option<String> {
+pub(crate) fn detect_question(question: &str, library_languages: &[String]) -> Option<String> {
     let candidates: Vec<Lang> = library_languages
         .iter()
         .filter_map(|name| lang_of(name))

@@ -26,6 +26,7 @@ pub mod rebuild;
 pub mod redact;
 pub mod render;
 pub mod search;
+pub mod secret;
 pub mod settings;
 pub mod statements;
 pub mod store;

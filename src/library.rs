@@ -13,7 +13,7 @@ use crate::catalog::{Catalog, DocumentRecord, DocumentStatus};
 use crate::describe::{Describer, LlmDescriber, LlmSettings};
 use crate::embed::{DenseEmbedder, DenseModel, SparseEmbedder};
 use crate::error::Result;
-use crate::llm::ApiKey;
+use crate::secret::ApiKey;
 use crate::settings::LibrarySettings;
 use crate::store::edge::EdgeStore;
 use crate::store::location::{self, StoreLocation};
@@ -34,7 +34,8 @@ pub enum LibraryError {
     Folder { path: String, detail: String },
     #[error("{0}")]
     Settings(String),
-    #[error("the language model is not configured: set its URL and model (flags --llm-url/--llm-model or PAGETREE_LLM_URL/PAGETREE_LLM_MODEL)")]
+    /// The CLI and the app each say how to set one (see their error wording).
+    #[error("the language model is not configured")]
     NoLlm,
     #[error("the language model failed: {0}")]
     Llm(String),
@@ -46,21 +47,17 @@ pub enum LibraryError {
         "the stored tree of `{name}` is broken: {detail}; delete the document and add it again"
     )]
     BrokenTree { name: String, detail: String },
-    #[error("this library keeps its vectors on {current}; to move them to {requested}, run `pagetree migrate {command}`")]
-    StoreElsewhere {
-        current: String,
-        requested: String,
-        command: String,
-    },
+    /// `requested` is the server's URL, the target of the move that would fix this.
+    #[error("this library keeps its vectors on {current}, not on {requested}")]
+    StoreElsewhere { current: String, requested: String },
     #[error("the library's vectors on {0} keep one vector a page; to embed pages in windows, move the library to this computer's embedded store, reindex it there, and move it back")]
     RebuildRemote(String),
-    #[error("the library's vectors on {0} were made by one model and are re-embedded only in this computer's embedded store; move the library here with `pagetree migrate`, reindex it, and move it back")]
+    #[error("the library's vectors on {0} were made by one model and are re-embedded only in this computer's embedded store; move the library here, change its model there, and move it back")]
     ModelChangeRemote(String),
-    #[error("this library's vectors were made by {library}, not {requested}, and the two cannot be searched together; keep using {library}, or re-embed the library with `pagetree reindex --model {requested_id}` (its PDFs are not read again, nothing is lost)")]
+    #[error("this library's vectors were made by {}, not {}, and the two cannot be searched together; keep using {}, or re-embed the library with {} (its PDFs are not read again, nothing is lost)", .library.label(), .requested.label(), .library.label(), .requested.label())]
     ModelMismatch {
-        library: &'static str,
-        requested: &'static str,
-        requested_id: &'static str,
+        library: DenseModel,
+        requested: DenseModel,
     },
     #[error("the library's vectors are already on {0}")]
     AlreadyThere(String),
@@ -70,14 +67,6 @@ pub enum LibraryError {
         source_location: String,
         detail: String,
     },
-}
-
-fn model_mismatch(library: DenseModel, requested: DenseModel) -> LibraryError {
-    LibraryError::ModelMismatch {
-        library: library.label(),
-        requested: requested.label(),
-        requested_id: requested.id(),
-    }
 }
 
 /// Opens the embedded index in `path` (blocking); `fresh` empties the folder first, and
@@ -134,7 +123,7 @@ impl QdrantOptions {
     }
 
     /// The library's remote settings with this run's overrides applied.
-    pub fn apply(&self, mut config: RemoteConfig) -> RemoteConfig {
+    pub(crate) fn apply(&self, mut config: RemoteConfig) -> RemoteConfig {
         if let Some(seconds) = self.timeout_secs {
             config.timeout_secs = seconds.max(1);
         }
@@ -264,7 +253,11 @@ impl Library {
         if settings.dense_model != self.settings.dense_model
             && !self.catalog.documents().await?.is_empty()
         {
-            return Err(model_mismatch(self.settings.dense_model, settings.dense_model).into());
+            return Err(LibraryError::ModelMismatch {
+                library: self.settings.dense_model,
+                requested: settings.dense_model,
+            }
+            .into());
         }
         SparseEmbedder::new(&settings.bm25_language)?;
         settings.save(&self.catalog).await?;
@@ -306,7 +299,7 @@ impl Library {
     }
 
     /// The BM25 embedder for `language` (a Snowball stemmer name).
-    pub fn sparse_for(&self, language: &str) -> Result<Arc<SparseEmbedder>> {
+    pub(crate) fn sparse_for(&self, language: &str) -> Result<Arc<SparseEmbedder>> {
         let mut embedders = self.sparse.lock().map_err(|_| {
             crate::embed::EmbedError::Bm25("the BM25 cache lock was poisoned".into())
         })?;
@@ -319,7 +312,7 @@ impl Library {
     }
 
     /// The language a document's BM25 vectors are stemmed in.
-    pub fn document_language<'a>(&'a self, document: &'a DocumentRecord) -> &'a str {
+    pub(crate) fn document_language<'a>(&'a self, document: &'a DocumentRecord) -> &'a str {
         match &document.language {
             Some(language) if self.settings.detect_language => language,
             _ => &self.settings.bm25_language,
@@ -328,7 +321,7 @@ impl Library {
 
     /// The language a question is stemmed in: the nearest of the library's documents'
     /// languages, or the library's own.
-    pub async fn question_language(&self, question: &str) -> Result<String> {
+    pub(crate) async fn question_language(&self, question: &str) -> Result<String> {
         if !self.settings.detect_language {
             return Ok(self.settings.bm25_language.clone());
         }
@@ -368,7 +361,7 @@ impl Library {
     }
 
     /// Node payloads kept between searches.
-    pub fn node_cache(&self) -> &crate::search::node_cache::NodeCache {
+    pub(crate) fn node_cache(&self) -> &crate::search::node_cache::NodeCache {
         &self.node_cache
     }
 
@@ -666,7 +659,6 @@ async fn resolve_location(catalog: &Catalog, qdrant: &QdrantOptions) -> Result<S
             Err(LibraryError::StoreElsewhere {
                 current: stored.describe(),
                 requested: url.to_string(),
-                command: format!("--to-remote {url}"),
             }
             .into())
         }

@@ -5,7 +5,6 @@
 mod sse;
 
 use std::collections::VecDeque;
-use std::fmt;
 use std::time::Duration;
 
 use async_openai::types::chat::{
@@ -16,38 +15,16 @@ use async_openai::types::chat::{
 use async_openai::types::models::ListModelResponse;
 use serde::Serialize;
 
+use crate::secret::ApiKey;
+
 /// What is read of an error reply's body, for its message; the rest is never read, so a
 /// server cannot make us hold gigabytes to tell us it failed.
-pub const ERROR_BODY_KEPT: usize = 64 * 1024;
+pub(crate) const ERROR_BODY_KEPT: usize = 64 * 1024;
 /// What of the server's own words an error message shows.
 const ERROR_MESSAGE_CHARS: usize = 500;
 /// One server-sent event of a chat stream is a small JSON chunk; one longer than this is
 /// a server that does not end its lines.
-pub const MAX_EVENT_BYTES: usize = 1024 * 1024;
-
-/// An API key that never shows itself in logs or debug output.
-#[derive(Clone, Default)]
-pub struct ApiKey(String);
-
-impl ApiKey {
-    pub fn new(key: impl Into<String>) -> Self {
-        Self(key.into())
-    }
-
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for ApiKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.0.is_empty() {
-            "ApiKey(none)"
-        } else {
-            "ApiKey(***)"
-        })
-    }
-}
+pub(crate) const MAX_EVENT_BYTES: usize = 1024 * 1024;
 
 #[derive(Debug, Clone)]
 pub struct LlmSettings {
@@ -209,7 +186,7 @@ impl LlmClient {
     /// Asks for an answer that follows `schema` and returns its text once it parses as
     /// JSON. Timeouts, server errors and garbage are retried up to `max_attempts`, all
     /// within `answer_deadline`; an unreachable server or an oversized answer is not.
-    pub async fn complete_json(
+    pub(crate) async fn complete_json(
         &self,
         system: &str,
         user: &str,
@@ -283,7 +260,7 @@ impl LlmClient {
     /// Starts a streamed chat answer. The stream reads the connection only while it is
     /// polled, in the caller's task: dropping it closes the connection, so an answer
     /// that ends for any reason leaves nothing reading behind it.
-    pub async fn chat_stream(
+    pub(crate) async fn chat_stream(
         &self,
         request: &CreateChatCompletionRequest,
     ) -> Result<ChatStream<'_>, LlmFailure> {
@@ -310,7 +287,7 @@ impl LlmClient {
             .unwrap_or_else(|_| Err(self.deadline_failure()))
     }
 
-    pub fn deadline_failure(&self) -> LlmFailure {
+    pub(crate) fn deadline_failure(&self) -> LlmFailure {
         LlmFailure::Deadline {
             seconds: self.settings.answer_deadline.as_secs(),
         }
@@ -525,7 +502,7 @@ fn size_in_words(bytes: usize) -> String {
     }
 }
 
-pub fn cut_chars(text: &str, limit: usize) -> String {
+pub(crate) fn cut_chars(text: &str, limit: usize) -> String {
     text.chars().take(limit).collect()
 }
 

@@ -29,7 +29,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) => {
             // Errors quote file names and servers' words: shown, never obeyed.
-            eprintln!("error: {}", cli::terminal::text(&format!("{err:#}")));
+            eprintln!("error: {}", cli::terminal::text(&cli::words::chain(&err)));
             ExitCode::FAILURE
         }
     }

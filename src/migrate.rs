@@ -38,7 +38,25 @@ pub struct MigrationReport {
     pub seconds: f64,
 }
 
+impl MigrationTarget {
+    /// Whether vectors at `location` are already where this target would put them: a
+    /// server is the same server by its URL (its collection is always the library's own).
+    pub fn holds(&self, location: &StoreLocation) -> bool {
+        match (self, location) {
+            (Self::Embedded, StoreLocation::Embedded) => true,
+            (Self::Remote { url }, StoreLocation::Remote(config)) => config.url == *url,
+            _ => false,
+        }
+    }
+}
+
 impl Library {
+    /// Whether the library's vectors must move to be at `target`: a settings screen
+    /// saves where they should be, which most of the time is where they are.
+    pub fn needs_migration(&self, target: &MigrationTarget) -> bool {
+        !target.holds(self.location())
+    }
+
     pub async fn migrate(
         &mut self,
         target: MigrationTarget,
@@ -196,6 +214,26 @@ fn ids(nodes: &[ScoredNode]) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_server_is_the_same_target_by_its_url() {
+        let remote = |url: &str| {
+            StoreLocation::Remote(crate::store::remote::RemoteConfig {
+                url: url.to_string(),
+                collection: "pagetree-1".to_string(),
+                cluster: Default::default(),
+                timeout_secs: 30,
+            })
+        };
+        let server = MigrationTarget::Remote {
+            url: "http://qdrant:6334".to_string(),
+        };
+        assert!(server.holds(&remote("http://qdrant:6334")));
+        assert!(!server.holds(&remote("http://other:6334")));
+        assert!(!server.holds(&StoreLocation::Embedded));
+        assert!(MigrationTarget::Embedded.holds(&StoreLocation::Embedded));
+        assert!(!MigrationTarget::Embedded.holds(&remote("http://qdrant:6334")));
+    }
 
     fn scored(pairs: &[(u64, f32)]) -> Vec<ScoredNode> {
         pairs

@@ -12,7 +12,7 @@ pub fn token(pid: u32) -> Option<String> {
 }
 
 /// This process's token.
-pub fn this_process() -> String {
+pub(crate) fn this_process() -> String {
     let pid = std::process::id();
     token(pid).unwrap_or_else(|| format!("{pid}:"))
 }
@@ -20,7 +20,7 @@ pub fn this_process() -> String {
 /// Whether the process `owner` names may still be running. An owner that cannot be
 /// read (none recorded, written by another platform) counts as gone, as every
 /// interrupted document did before owners were recorded.
-pub fn is_alive(owner: &str) -> bool {
+pub(crate) fn is_alive(owner: &str) -> bool {
     let Some((pid, start)) = owner.split_once(':') else {
         return false;
     };

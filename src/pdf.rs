@@ -11,7 +11,7 @@ use crate::text_clean::{clean_page_text, has_text_layer};
 
 /// A document longer than this is refused rather than ingested for hours; it is a
 /// setting so that a user with a genuinely huge file can raise it.
-pub const DEFAULT_MAX_PAGES: u32 = 5_000;
+pub(crate) const DEFAULT_MAX_PAGES: u32 = 5_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PdfError {
@@ -68,20 +68,9 @@ fn pdfium(library: &Path) -> Result<&'static Mutex<Pdfium>, PdfError> {
     Ok(PDFIUM.get_or_init(|| Mutex::new(Pdfium::new(bindings))))
 }
 
-/// Extracts and cleans the text of every page of `path`.
-pub fn extract_pages(
-    pdfium_library: &Path,
-    path: &Path,
-    max_pages: u32,
-) -> Result<Vec<PageText>, PdfError> {
-    with_document(pdfium_library, path, |document, file| {
-        read_pages(document, file, max_pages)
-    })
-}
-
 /// Extracts every page's text and what the document says about itself (metadata,
 /// outline, first pages), in one opening of the file.
-pub fn extract_document(
+pub(crate) fn extract_document(
     pdfium_library: &Path,
     path: &Path,
     max_pages: u32,
@@ -115,7 +104,7 @@ pub fn extract_front_matter(pdfium_library: &Path, path: &Path) -> Result<FrontM
     })
 }
 
-fn front_matter(document: &PdfDocument, first_pages: Vec<String>) -> FrontMatter {
+fn front_matter(document: &PdfDocument<'_>, first_pages: Vec<String>) -> FrontMatter {
     use pdfium_render::prelude::PdfDocumentMetadataTagType as Tag;
     let metadata = document.metadata();
     let tag = |kind: Tag| {
@@ -157,7 +146,7 @@ fn front_matter(document: &PdfDocument, first_pages: Vec<String>) -> FrontMatter
 pub(crate) fn with_document<T, E: From<PdfError>>(
     pdfium_library: &Path,
     path: &Path,
-    work: impl FnOnce(&PdfDocument, &str) -> Result<T, E>,
+    work: impl FnOnce(&PdfDocument<'_>, &str) -> Result<T, E>,
 ) -> Result<T, E> {
     let file = display_name(path);
     files::open_pdf(path, &file).map_err(PdfError::from)?;
@@ -173,7 +162,7 @@ pub(crate) fn with_document<T, E: From<PdfError>>(
 }
 
 fn read_pages(
-    document: &PdfDocument,
+    document: &PdfDocument<'_>,
     file: &str,
     max_pages: u32,
 ) -> Result<Vec<PageText>, PdfError> {

@@ -29,7 +29,7 @@ pub fn create_dir_all(path: &Path) -> io::Result<()> {
 
 /// Creates `path` empty and private to the user unless it exists (SQLite takes an
 /// empty file for a new database), so that the file never exists readable by others.
-pub fn create_file(path: &Path) -> io::Result<()> {
+pub(crate) fn create_file(path: &Path) -> io::Result<()> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -58,12 +58,12 @@ pub type Refused = Vec<(std::path::PathBuf, io::Error)>;
 /// everything under it, where any was given; what the user may do is left as it is.
 /// Links are neither followed nor changed (a chmod would change what they point at).
 /// A missing `path` is nothing to do.
-pub fn tighten(path: &Path) -> Refused {
+pub(crate) fn tighten(path: &Path) -> Refused {
     tighten_walk(path, true)
 }
 
 /// [`tighten`] for `path` alone, not what a folder holds.
-pub fn tighten_one(path: &Path) -> Refused {
+pub(crate) fn tighten_one(path: &Path) -> Refused {
     tighten_walk(path, false)
 }
 

@@ -40,7 +40,7 @@ impl Library {
     /// Writes every ready document's points into a new embedded index in today's
     /// layout, with dense and BM25 vectors made again, and swaps it in. Returns the
     /// number of points written.
-    pub async fn rebuild_index(&mut self, progress: &dyn Progress) -> Result<usize> {
+    pub(crate) async fn rebuild_index(&mut self, progress: &dyn Progress) -> Result<usize> {
         if !matches!(self.location(), StoreLocation::Embedded) {
             return Err(LibraryError::RebuildRemote(self.location().describe()).into());
         }
@@ -71,7 +71,7 @@ impl Library {
 
     /// Re-embeds every document with `model` into a new index and makes it the
     /// library's model. Returns the number of points written.
-    pub async fn change_dense_model(
+    pub(crate) async fn change_dense_model(
         &mut self,
         model: DenseModel,
         progress: &dyn Progress,

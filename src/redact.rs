@@ -16,13 +16,13 @@ static USERINFO: LazyLock<Regex> = LazyLock::new(|| {
 
 /// `text` with the user and password of every URL in it replaced by `***`, for URLs
 /// given alone and for error messages that quote one.
-pub fn credentials(text: &str) -> Cow<'_, str> {
+pub(crate) fn credentials(text: &str) -> Cow<'_, str> {
     USERINFO.replace_all(text, "${1}***@")
 }
 
 /// The sentence to warn with when a key would go to `url` over plain `http://` to
 /// another machine (on the loopback interface nobody else can read it).
-pub fn key_in_clear(what: &str, url: &str) -> Option<String> {
+pub(crate) fn key_in_clear(what: &str, url: &str) -> Option<String> {
     let parsed = url::Url::parse(url.trim()).ok()?;
     if parsed.scheme() != "http" {
         return None;

@@ -8,7 +8,7 @@ use crate::pdf::{with_document, PdfError};
 
 /// Narrowest and widest renders: below 16 px nothing is legible, above 3,000 px one
 /// page costs tens of megabytes and a single call would stall every other pdfium user.
-pub const MIN_WIDTH: u32 = 16;
+pub(crate) const MIN_WIDTH: u32 = 16;
 pub const MAX_WIDTH: u32 = 3_000;
 /// Tallest render: an A4 or US legal page at the widest width is 4,243 or 5,100 px
 /// high; a strip-shaped page (a receipt, a scroll) would otherwise grow without limit
@@ -44,7 +44,7 @@ pub fn render_page_png(
 }
 
 fn render(
-    document: &PdfDocument,
+    document: &PdfDocument<'_>,
     file: &str,
     page: u32,
     width: u32,

@@ -8,7 +8,7 @@ use crate::embed::DenseModel;
 use crate::pdf::DEFAULT_MAX_PAGES;
 use crate::tree::{DEFAULT_GROUP_WIDTH, MAX_GROUP_WIDTH, MIN_GROUP_WIDTH};
 
-pub const DEFAULT_BM25_LANGUAGE: &str = "english";
+pub(crate) const DEFAULT_BM25_LANGUAGE: &str = "english";
 /// Windows a page is embedded in, at most (see [`crate::embed::windows`]). One: with
 /// all-MiniLM-L6-v2, scoring a page by its best of more windows finds the evidence less
 /// often. FinanceBench dev told the filing, 2,500 tokens, hit rate with 1 / 2 / 4
@@ -16,18 +16,18 @@ pub const DEFAULT_BM25_LANGUAGE: &str = "english";
 /// / .277, sensitive-knee .426 / .404 / .362; the mean of 4 windows as one vector was
 /// worse still (flat .362). Long pages win on their best window by chance more often
 /// than they hold the answer. Worth measuring again with a longer-window model.
-pub const DEFAULT_PAGE_WINDOWS: usize = 1;
-pub const MAX_PAGE_WINDOWS: usize = 16;
+pub(crate) const DEFAULT_PAGE_WINDOWS: usize = 1;
+pub(crate) const MAX_PAGE_WINDOWS: usize = 16;
 /// Seconds one answer may take from the question to its last token (see
 /// [`crate::llm::LlmSettings::answer_deadline`]): a small model on a CPU answers in a
 /// minute or two, five is well beyond any honest answer.
 pub const DEFAULT_ANSWER_DEADLINE_SECS: u64 = 300;
 /// Less than this and a slow model's every answer is cut short.
-pub const MIN_ANSWER_DEADLINE_SECS: u64 = 10;
+pub(crate) const MIN_ANSWER_DEADLINE_SECS: u64 = 10;
 /// An hour: beyond it a stuck answer would hold the library as if it had none.
-pub const MAX_ANSWER_DEADLINE_SECS: u64 = 3600;
+pub(crate) const MAX_ANSWER_DEADLINE_SECS: u64 = 3600;
 /// The dense model of a new library.
-pub const DEFAULT_DENSE_MODEL: DenseModel = DenseModel::MiniLm;
+pub(crate) const DEFAULT_DENSE_MODEL: DenseModel = DenseModel::MiniLm;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LibrarySettings {
@@ -116,7 +116,7 @@ impl LibrarySettings {
 
     /// The settings of a library being opened, recorded if they never were, so that a
     /// later change of a default cannot change what an existing library is.
-    pub async fn load_and_record(catalog: &Catalog) -> Result<Self, CatalogError> {
+    pub(crate) async fn load_and_record(catalog: &Catalog) -> Result<Self, CatalogError> {
         let (settings, recorded) = Self::load_noting_record(catalog).await?;
         if !recorded {
             settings.save(catalog).await?;

@@ -16,13 +16,14 @@ use crate::card::text::{flat, loose};
 
 /// How far into a page its heading is looked for: past a running header ("Table of
 /// Contents", the company's name), before the table's first rows.
-pub const HEADING_CHARS: usize = 250;
+pub(crate) const HEADING_CHARS: usize = 250;
 /// How far a page is read for the titles of other statements, which only an index of
 /// them lists as titles.
-pub const INDEX_CHARS: usize = 1_000;
+pub(crate) const INDEX_CHARS: usize = 1_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum FinancialStatement {
     BalanceSheet,
     IncomeStatement,
@@ -130,7 +131,7 @@ impl FinancialStatement {
 /// a reference in prose ("…in the Consolidated Balance Sheet") nor a note about it
 /// ("Supplemental Balance Sheet Information"). A page whose heading names more than
 /// one statement (an index of the financial statements) is none of them.
-pub fn statement_on_page(text: &str) -> Option<FinancialStatement> {
+pub(crate) fn statement_on_page(text: &str) -> Option<FinancialStatement> {
     let titled_in = |chars: usize| {
         let head = flat(&text.chars().take(chars).collect::<String>());
         FinancialStatement::ALL
@@ -257,7 +258,7 @@ fn title_patterns(statement: FinancialStatement) -> &'static Regex {
 
 /// The statements a question asks about: those it names, or else those that hold the
 /// line items it names, in [`FinancialStatement::ALL`]'s order.
-pub fn statements_asked(question: &str) -> Vec<FinancialStatement> {
+pub(crate) fn statements_asked(question: &str) -> Vec<FinancialStatement> {
     let squashed = letters(question);
     let named: Vec<FinancialStatement> = FinancialStatement::ALL
         .into_iter()

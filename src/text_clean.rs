@@ -6,7 +6,7 @@ const SOFT_HYPHEN_MARKERS: [char; 3] = ['\u{2}', '\u{fffe}', '\u{ad}'];
 
 /// Cleans a page's text: unifies line breaks, drops control characters, joins words
 /// hyphenated across lines, collapses runs of blanks, and trims every line.
-pub fn clean_page_text(raw: &str) -> String {
+pub(crate) fn clean_page_text(raw: &str) -> String {
     let unified = raw.replace("\r\n", "\n").replace('\r', "\n");
     let mut chars: Vec<char> = Vec::with_capacity(unified.len());
     let source: Vec<char> = unified.chars().collect();
@@ -73,7 +73,7 @@ fn skip_line_break(source: &[char], start: usize) -> usize {
 }
 
 /// True when a page has enough characters to be called a text layer.
-pub fn has_text_layer(cleaned: &str) -> bool {
+pub(crate) fn has_text_layer(cleaned: &str) -> bool {
     cleaned.chars().filter(|c| c.is_alphanumeric()).count() >= 3
 }
 

@@ -3,23 +3,31 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::describe::{DescribeReport, Describer, Description, TermStats};
+/// What one node says about its pages: the text searched and shown, and its keywords.
+/// Pages get theirs from a describer, parents from their children's (see
+/// `describe::build_tree`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Description {
+    pub description: String,
+    pub keywords: Vec<String>,
+}
 
 pub const ROOT_PARENT: i64 = -1;
-pub const MIN_GROUP_WIDTH: usize = 3;
-pub const MAX_GROUP_WIDTH: usize = 5;
+pub(crate) const MIN_GROUP_WIDTH: usize = 3;
+pub(crate) const MAX_GROUP_WIDTH: usize = 5;
 /// Four children per parent keeps trees shallow (a 300-page filing is 5 levels deep)
 /// while each summary still covers few enough pages to stay specific. Measured on 12
 /// dev filings (769 pages, their 20 questions; branch, beam, knee and sensitive knee,
 /// whole library and per document): mean hits per 1k context tokens .078 at width 4,
 /// .068 at 3 and .064 at 5, width 4 best in 5 of the 8 runs.
-pub const DEFAULT_GROUP_WIDTH: usize = 4;
+pub(crate) const DEFAULT_GROUP_WIDTH: usize = 4;
 /// Bits of a node id that number the nodes inside their document; the rest hold the
 /// document id, so ids are unique across a library without a counter.
 const LOCAL_ID_BITS: u32 = 24;
 
 /// One node of a document tree, exactly as it is stored as a point's payload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Node {
     pub id: u64,
     pub doc_id: i64,
@@ -49,7 +57,7 @@ impl Node {
     }
 }
 
-pub fn node_id(doc_id: i64, local_index: usize) -> u64 {
+pub(crate) fn node_id(doc_id: i64, local_index: usize) -> u64 {
     ((doc_id as u64) << LOCAL_ID_BITS) | local_index as u64
 }
 
@@ -72,27 +80,27 @@ pub(crate) fn lone_page(id: u64) -> Node {
 }
 
 /// The node of page `page` (from 1): [`leaves`] numbers a document's pages first.
-pub fn page_node_id(doc_id: i64, page: u32) -> u64 {
+pub(crate) fn page_node_id(doc_id: i64, page: u32) -> u64 {
     node_id(doc_id, (page as usize).saturating_sub(1))
 }
 
 /// The page (from 1) of a page's node: the inverse of [`page_node_id`].
-pub fn page_of_leaf(node_id: u64) -> u32 {
+pub(crate) fn page_of_leaf(node_id: u64) -> u32 {
     (node_id & (MAX_NODES_PER_DOCUMENT as u64 - 1)) as u32 + 1
 }
 
 /// The root of a document of `node_count` nodes: parents are appended level by level
 /// after the pages, so the root comes last.
-pub fn root_node_id(doc_id: i64, node_count: u32) -> u64 {
+pub(crate) fn root_node_id(doc_id: i64, node_count: u32) -> u64 {
     node_id(doc_id, (node_count as usize).saturating_sub(1))
 }
 
-pub fn doc_id_of(node_id: u64) -> i64 {
+pub(crate) fn doc_id_of(node_id: u64) -> i64 {
     (node_id >> LOCAL_ID_BITS) as i64
 }
 
 /// How many nodes one document may have (pages and parents together).
-pub const MAX_NODES_PER_DOCUMENT: usize = 1 << LOCAL_ID_BITS;
+pub(crate) const MAX_NODES_PER_DOCUMENT: usize = 1 << LOCAL_ID_BITS;
 
 /// One step of grouping a level into the next.
 #[derive(Debug, Clone, PartialEq)]
@@ -104,7 +112,7 @@ pub enum Group {
 }
 
 /// Splits a level of `len` nodes into consecutive groups of `width`.
-pub fn group_level(len: usize, width: usize) -> Vec<Group> {
+pub(crate) fn group_level(len: usize, width: usize) -> Vec<Group> {
     let width = width.clamp(MIN_GROUP_WIDTH, MAX_GROUP_WIDTH);
     let mut groups = Vec::new();
     let mut start = 0;
@@ -120,13 +128,10 @@ pub fn group_level(len: usize, width: usize) -> Vec<Group> {
     groups
 }
 
-/// Builds the whole tree of one document from its page descriptions. Parents are
-/// described from their children's descriptions; their keywords are the union of the
-/// children's, in order of first appearance.
 /// The parents of a tree over `pages` pages, level by level: each parent is the list of
 /// the node indexes it groups. Indexes follow creation order: pages first (page p is
 /// p - 1), then parents level by level, so a parent's index is known before it exists.
-pub fn tree_shape(pages: usize, width: usize) -> Vec<Vec<Vec<usize>>> {
+pub(crate) fn tree_shape(pages: usize, width: usize) -> Vec<Vec<Vec<usize>>> {
     let mut levels = Vec::new();
     let mut level: Vec<usize> = (0..pages).collect();
     let mut next_index = pages;
@@ -150,7 +155,7 @@ pub fn tree_shape(pages: usize, width: usize) -> Vec<Vec<Vec<usize>>> {
 }
 
 /// The page (leaf) nodes of a document, before any parent exists.
-pub fn leaves(doc_id: i64, file_name: &str, pages: Vec<Description>) -> Vec<Node> {
+pub(crate) fn leaves(doc_id: i64, file_name: &str, pages: Vec<Description>) -> Vec<Node> {
     pages
         .into_iter()
         .enumerate()
@@ -171,7 +176,7 @@ pub fn leaves(doc_id: i64, file_name: &str, pages: Vec<Description>) -> Vec<Node
 }
 
 /// Appends the parent over `children` (indexes into `nodes`) and links them to it.
-pub fn add_parent(nodes: &mut Vec<Node>, children: &[usize], description: String) {
+pub(crate) fn add_parent(nodes: &mut Vec<Node>, children: &[usize], description: String) {
     let index = nodes.len();
     let doc_id = nodes[children[0]].doc_id;
     let parent = parent_of(
@@ -183,41 +188,6 @@ pub fn add_parent(nodes: &mut Vec<Node>, children: &[usize], description: String
         nodes[child].parent_id = parent.id as i64;
     }
     nodes.push(parent);
-}
-
-/// Builds the whole tree of one document from its page descriptions. Parents are
-/// described from their children's descriptions; their keywords are the union of the
-/// children's, in order of first appearance.
-pub async fn build_tree(
-    doc_id: i64,
-    file_name: &str,
-    pages: Vec<Description>,
-    width: usize,
-    describer: &Describer,
-    stats: &TermStats,
-) -> (Vec<Node>, DescribeReport) {
-    let shape = tree_shape(pages.len(), width);
-    let mut nodes = leaves(doc_id, file_name, pages);
-    let mut report = DescribeReport::default();
-    for parents in shape {
-        let texts: Vec<Vec<&str>> = parents
-            .iter()
-            .map(|children| {
-                children
-                    .iter()
-                    .map(|&i| nodes[i].description.as_str())
-                    .collect()
-            })
-            .collect();
-        let (summaries, step_report) = describer.summarise_groups(&texts, stats).await;
-        report.fallbacks += step_report.fallbacks;
-        report.last_error = step_report.last_error.or(report.last_error);
-        let mut summaries = summaries.into_iter();
-        for children in &parents {
-            add_parent(&mut nodes, children, summaries.next().unwrap_or_default());
-        }
-    }
-    (nodes, report)
 }
 
 fn parent_of(id: u64, children: &[&Node], description: String) -> Node {
@@ -366,54 +336,6 @@ mod tests {
             group_level(6, 9),
             vec![Group::Parent(0..5), Group::Carried(5)]
         );
-    }
-
-    fn pages(n: usize) -> Vec<Description> {
-        (0..n)
-            .map(|i| Description {
-                description: format!("Page {i} is about topic{i}."),
-                keywords: vec![format!("topic{i}"), "shared".into()],
-            })
-            .collect()
-    }
-
-    #[tokio::test]
-    async fn trees_of_every_small_size_hold_the_invariants() {
-        for count in 1..=40usize {
-            for width in 3..=5 {
-                let (nodes, _) = build_tree(
-                    7,
-                    "a.pdf",
-                    pages(count),
-                    width,
-                    &Describer::Extractive,
-                    &TermStats::default(),
-                )
-                .await;
-                check_invariants(&nodes, count as u32)
-                    .unwrap_or_else(|e| panic!("{count} pages, width {width}: {e}"));
-                let root = nodes.iter().find(|n| n.is_root()).expect("a root");
-                assert_eq!((root.page_start, root.page_end), (1, count as u32));
-                assert!(nodes.iter().all(|n| doc_id_of(n.id) == 7));
-            }
-        }
-    }
-
-    #[tokio::test]
-    async fn parent_keywords_are_the_union_in_order() {
-        let (nodes, _) = build_tree(
-            1,
-            "a.pdf",
-            pages(3),
-            3,
-            &Describer::Extractive,
-            &TermStats::default(),
-        )
-        .await;
-        let root = nodes.iter().find(|n| n.is_root()).expect("root");
-        assert_eq!(root.keywords, vec!["topic0", "shared", "topic1", "topic2"]);
-        assert_eq!(root.level, 1);
-        assert!(root.description.contains("topic1"));
     }
 
     #[test]

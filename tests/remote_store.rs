@@ -12,9 +12,9 @@ use common::{cli, fixture, ingest_distinct_fixtures, text, tree_strategies, DIST
 use pagetree::catalog::DocumentStatus;
 use pagetree::ingest::{IngestOutcome, NoProgress, Progress, Stage};
 use pagetree::library::{OpenOptions, QdrantOptions};
-use pagetree::llm::ApiKey;
 use pagetree::migrate::MigrationTarget;
 use pagetree::search::{SearchResult, SearchSettings, Strategy};
+use pagetree::secret::ApiKey;
 use pagetree::store::location::StoreLocation;
 use pagetree::Library;
 

@@ -13,12 +13,14 @@ const PREFERENCES_KEY: &str = "app_preferences";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum QdrantMode {
     Embedded,
     Remote,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct StrategyDefaults {
     pub strategies: Vec<Strategy>,
     pub fusion: Fusion,
@@ -55,6 +57,7 @@ impl Preferences {
 
 /// The UI's settings form, both ways.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct AppSettings {
     pub llm_base_url: Option<String>,
     pub llm_model: Option<String>,
@@ -68,10 +71,14 @@ pub struct AppSettings {
     pub embedding_model_dir: Option<String>,
     /// Read-only: the name of the model that made the library's dense vectors.
     #[serde(default)]
+    // The UI may leave it out (serde default).
+    #[cfg_attr(test, ts(optional = nullable))]
     pub embedding_model: String,
     /// The library's dense model (`minilm` or `e5-small`). Saving another one records
     /// it in a library without documents and re-embeds one with documents; none keeps it.
     #[serde(default)]
+    // The UI may leave it out (serde default).
+    #[cfg_attr(test, ts(optional = nullable))]
     pub dense_model: Option<DenseModel>,
     pub qdrant_mode: QdrantMode,
     pub qdrant_url: Option<String>,

@@ -11,7 +11,9 @@ use tauri::{Emitter, Manager, Runtime, Webview};
 pub const SAVED_EVENT: &str = "download://finished";
 
 #[derive(Serialize, Clone)]
-struct Saved {
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "DownloadFinished"))]
+pub(crate) struct Saved {
     path: Option<PathBuf>,
     ok: bool,
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use pagetree::catalog::DocumentRecord;
-use pagetree::ingest::{IngestOutcome, Progress, Stage};
+use pagetree::ingest::{IngestBatch, IngestOutcome, Progress, Stage};
 use serde::Serialize;
 use tauri::{AppHandle, Emitter};
 use tokio::sync::mpsc;
@@ -17,6 +17,7 @@ pub const PROGRESS_EVENT: &str = "ingest://progress";
 pub const FINISHED_EVENT: &str = "ingest://finished";
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct IngestProgress<'a> {
     pub file: &'a str,
     pub stage: Stage,
@@ -25,6 +26,7 @@ pub struct IngestProgress<'a> {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct IngestFinished {
     pub file: String,
     pub document: Option<DocumentRecord>,
@@ -99,8 +101,8 @@ async fn work(
     cancel: Arc<AtomicBool>,
     queued: Arc<AtomicUsize>,
 ) {
-    // Whether a document was added since the index was last optimized.
-    let mut added = false;
+    // What was added since the index was last optimized.
+    let mut batch = IngestBatch::new();
     while let Some(path) = receiver.recv().await {
         let file = pagetree::pdf::display_name(&path);
         let finished = if cancel.load(Ordering::SeqCst) {
@@ -114,38 +116,31 @@ async fn work(
                 cancel: cancel.clone(),
             };
             let library = library.read().await;
-            match library.ingest(&path, &progress).await {
+            let outcome = library.ingest(&path, &progress).await;
+            batch.record(&outcome);
+            match outcome {
                 Ok(outcome) => succeeded(file, outcome),
                 Err(err) => {
                     tracing::warn!(%file, error = %err, "ingestion failed");
-                    failed(file, err.to_string())
+                    failed(file, crate::error::words(&err))
                 }
             }
         };
-        added |= finished.error.is_none();
         if let Err(err) = app.emit(FINISHED_EVENT, &finished) {
             tracing::warn!(error = %err, "the window did not take an ingestion event");
         }
         // The last file of a batch re-arms a cancelled queue for the next one, and
-        // builds the search indexes over what the batch added (as `pagetree ingest`
-        // does after its files): once per batch, not per file, since each run may
-        // rewrite a large part of the index.
+        // ends the batch (the index is optimized once over what it added).
         if queued.fetch_sub(1, Ordering::SeqCst) == 1 {
             cancel.store(false, Ordering::SeqCst);
-            if std::mem::take(&mut added) {
-                optimize(&library).await;
-            }
+            optimize(&library, std::mem::take(&mut batch)).await;
         }
     }
 }
 
-async fn optimize(library: &SharedLibrary) {
+async fn optimize(library: &SharedLibrary, batch: IngestBatch) {
     let library = library.read().await;
-    let optimized = match library.store().await {
-        Ok(store) => store.optimize().await.map_err(|err| err.to_string()),
-        Err(err) => Err(err.to_string()),
-    };
-    if let Err(err) = optimized {
+    if let Err(err) = batch.finish(&library).await {
         // Searches still work on an unoptimized index, only slower; the next batch
         // tries again.
         tracing::warn!(error = %err, "the vector index was not optimized");

@@ -2,7 +2,8 @@
 //! show beside the URL it concerns. The rule is the library's; this only decides which
 //! key the form's settings would send.
 
-use pagetree::describe::{ApiKey, LlmSettings};
+use pagetree::describe::LlmSettings;
+use pagetree::secret::ApiKey;
 use pagetree::store::remote::RemoteConfig;
 use serde::Serialize;
 
@@ -10,6 +11,7 @@ use crate::app_settings::{filled, AppSettings, QdrantMode};
 
 /// One sentence a server, or none when its key would not cross the network in clear.
 #[derive(Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct KeyWarnings {
     pub llm: Option<String>,
     pub qdrant: Option<String>,

@@ -2,6 +2,7 @@
 //! ingestion progress, streamed answers and file drops into events.
 
 mod app_settings;
+mod bindings;
 mod commands;
 mod downloads;
 mod error;
@@ -23,7 +24,9 @@ use crate::state::{AppState, OpenLibrary};
 pub const DROPPED_EVENT: &str = "library://dropped";
 
 #[derive(Serialize, Clone)]
-struct Dropped {
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "LibraryDropped"))]
+pub(crate) struct Dropped {
     paths: Vec<std::path::PathBuf>,
 }
 

@@ -2,8 +2,9 @@
 
 use std::time::{Duration, Instant};
 
-use pagetree::describe::{ApiKey, LlmSettings};
+use pagetree::describe::LlmSettings;
 use pagetree::llm::LlmClient;
+use pagetree::secret::ApiKey;
 use pagetree::settings::LibrarySettings;
 use serde::Serialize;
 
@@ -46,6 +47,7 @@ pub fn may_send_stored_key(url: Option<&str>, saved: Option<&str>) -> bool {
 }
 
 #[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ConnectionTest {
     pub ok: bool,
     pub message: String,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use pagetree::library::{Library, OpenOptions, QdrantOptions};
-use pagetree::llm::ApiKey;
+use pagetree::secret::ApiKey;
 use tokio::sync::{RwLock, RwLockWriteGuard};
 
 use crate::app_settings::{filled, Preferences};

@@ -39,7 +39,7 @@ pub(crate) const MONTHS: [&str; 12] = [
 
 /// Years a business document plausibly covers; anything else is a page number or an
 /// amount that happens to look like a year.
-pub const PLAUSIBLE_YEARS: std::ops::RangeInclusive<i32> = 1950..=2100;
+pub(crate) const PLAUSIBLE_YEARS: std::ops::RangeInclusive<i32> = 1950..=2100;
 
 impl Day {
     pub fn new(year: i32, month: u32, day: u32) -> Option<Self> {
@@ -50,7 +50,7 @@ impl Day {
         valid.then_some(Self { year, month, day })
     }
 
-    pub fn iso(self) -> String {
+    pub(crate) fn iso(self) -> String {
         format!("{:04}-{:02}-{:02}", self.year, self.month, self.day)
     }
 
@@ -104,7 +104,7 @@ const OTHER_LANGUAGE_MONTHS: [(&str, u32); 25] = [
 
 /// The month a (possibly abbreviated, any case) English month name, or a full Spanish
 /// or Russian one, means.
-pub fn month_number(name: &str) -> Option<u32> {
+pub(crate) fn month_number(name: &str) -> Option<u32> {
     let name = name.trim_end_matches('.').to_lowercase();
     if let Some((_, month)) = OTHER_LANGUAGE_MONTHS
         .iter()
@@ -166,7 +166,7 @@ fn iso_date() -> &'static Regex {
 }
 
 /// Every date in `text`, in the order they appear.
-pub fn find_days(text: &str) -> Vec<FoundDay> {
+pub(crate) fn find_days(text: &str) -> Vec<FoundDay> {
     let mut found = Vec::new();
     for caps in month_first().captures_iter(text) {
         push_day(&mut found, &caps, 3, 1, 2);
@@ -185,7 +185,7 @@ pub fn find_days(text: &str) -> Vec<FoundDay> {
 
 fn push_day(
     found: &mut Vec<FoundDay>,
-    caps: &regex::Captures,
+    caps: &regex::Captures<'_>,
     year: usize,
     month: usize,
     day: usize,
@@ -210,12 +210,12 @@ fn push_day(
 }
 
 /// The first date in `text`.
-pub fn first_day(text: &str) -> Option<Day> {
+pub(crate) fn first_day(text: &str) -> Option<Day> {
     find_days(text).first().map(|found| found.day)
 }
 
 /// A PDF date string ("D:20190207153012-05'00'", or without the "D:") as a day.
-pub fn pdf_metadata_day(value: &str) -> Option<Day> {
+pub(crate) fn pdf_metadata_day(value: &str) -> Option<Day> {
     let digits = value.trim().trim_start_matches("D:");
     let number = |range: std::ops::Range<usize>| -> Option<u32> {
         let part = digits.get(range)?;

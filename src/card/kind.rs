@@ -13,7 +13,7 @@ use super::DocumentKind;
 const COVER_HEAD: usize = 1_500;
 
 /// The SEC form a cover page announces, if it is one.
-pub fn sec_form(cover: &str) -> Option<DocumentKind> {
+pub(crate) fn sec_form(cover: &str) -> Option<DocumentKind> {
     let head = window(cover, 0, COVER_HEAD);
     if !looks_like_sec_cover(head) {
         return None;
@@ -80,7 +80,7 @@ fn form_by_report_heading(head: &str) -> Option<DocumentKind> {
 
 /// Whether the first page reads like a press release of results: "Pfizer Reports
 /// Second-Quarter 2023 Results", "… reported financial results for the quarter".
-pub fn is_earnings_release(first_page: &str) -> bool {
+pub(crate) fn is_earnings_release(first_page: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(
@@ -93,7 +93,7 @@ pub fn is_earnings_release(first_page: &str) -> bool {
 
 /// The kind a form name in PDF metadata gives ("Form 10-Q filed on …", "10-K"), for
 /// documents whose cover has no text layer.
-pub fn form_in_metadata(value: &str) -> Option<DocumentKind> {
+pub(crate) fn form_in_metadata(value: &str) -> Option<DocumentKind> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(r"(?i)(?:^|[^\w-])(10-?k|10-?q|8-?k)(?:[^\w-]|$)").expect("valid regex")
@@ -104,7 +104,7 @@ pub fn form_in_metadata(value: &str) -> Option<DocumentKind> {
 
 /// Papers and contracts by the words they cannot do without, in English, Spanish and
 /// Russian. Two different cues are needed: one word is too easily a coincidence.
-pub fn generic_kind(text: &str) -> Option<DocumentKind> {
+pub(crate) fn generic_kind(text: &str) -> Option<DocumentKind> {
     const PAPER: [&str; 12] = [
         "abstract",
         "references",

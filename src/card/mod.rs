@@ -22,6 +22,7 @@ pub use rules::read_card;
 /// else has a generic kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum DocumentKind {
     /// Form 10-K, or another company's annual report.
     AnnualReport,
@@ -85,6 +86,7 @@ impl DocumentKind {
 /// A card's fields, by the names `pagetree card DOC --set field=value` takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum CardField {
     Title,
     Organization,
@@ -130,6 +132,7 @@ impl CardField {
 /// Where a card's values came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum CardSource {
     /// Read by rules from the document's metadata and first pages.
     #[default]
@@ -141,6 +144,7 @@ pub enum CardSource {
 /// A document's identity. Every field may be missing; `unsure` names the fields the
 /// reader guessed at, and `corrected` those a person set by hand.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DocumentCard {
     #[serde(default)]
     pub title: Option<String>,
@@ -199,7 +203,7 @@ pub(crate) fn plausible_fiscal_year(year: i64) -> bool {
 /// body are enough, and reading further costs time on every ingestion. Four, not
 /// three: a cover whose name is a logo leaves the name to the body's first page, which
 /// comes after the cover, the contents and the forward-looking statements.
-pub const FRONT_PAGES: usize = 4;
+pub(crate) const FRONT_PAGES: usize = 4;
 
 impl DocumentCard {
     /// The card in one line, as every node of its document carries it: organisation ·
@@ -228,7 +232,7 @@ impl DocumentCard {
 
     /// The words a BM25 query should find the card by: the short form, the aliases,
     /// and the period as questions write it ("FY2018").
-    pub fn search_words(&self) -> String {
+    pub(crate) fn search_words(&self) -> String {
         let mut words = vec![self.short_form()];
         words.extend(self.aliases.iter().cloned());
         if let Some(year) = self.fiscal_year {
@@ -239,7 +243,7 @@ impl DocumentCard {
 
     /// Whether the card names the organisation (the part that lets a question find
     /// the document without its file name).
-    pub fn names_organization(&self) -> bool {
+    pub(crate) fn names_organization(&self) -> bool {
         self.organization.is_some()
     }
 }

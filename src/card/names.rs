@@ -23,7 +23,7 @@ const MAX_NAME_WORDS: usize = 8;
 
 /// The registrant's name on an SEC cover: the text just before "(Exact name of
 /// registrant as specified in its charter)", after whatever cover item precedes it.
-pub fn registrant_on_cover(cover: &str) -> Option<String> {
+pub(crate) fn registrant_on_cover(cover: &str) -> Option<String> {
     static LABEL: OnceLock<Regex> = OnceLock::new();
     let label = LABEL.get_or_init(|| loose_regex("(exact name of"));
     let found = label.find(cover)?;
@@ -37,7 +37,7 @@ pub fn registrant_on_cover(cover: &str) -> Option<String> {
 
 /// Covers without the "(Exact name of registrant …)" label put the name on the line
 /// after the commission file number ("Commission file number 1-3285\n3M COMPANY").
-pub fn registrant_after_file_number(cover: &str) -> Option<String> {
+pub(crate) fn registrant_after_file_number(cover: &str) -> Option<String> {
     static FILE_NUMBER: OnceLock<Regex> = OnceLock::new();
     let file_number = FILE_NUMBER.get_or_init(|| {
         Regex::new(r"(?i)^commission\s+file\s+(?:number|no\.?)\s*:?\s*[0-9][0-9-]*$")
@@ -112,7 +112,7 @@ fn join_small_caps(text: &str) -> String {
 }
 
 /// The issuer a press release names with its listing: "Pfizer Inc. (NYSE: PFE)".
-pub fn name_before_listing(text: &str) -> Option<String> {
+pub(crate) fn name_before_listing(text: &str) -> Option<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(
@@ -127,7 +127,7 @@ pub fn name_before_listing(text: &str) -> Option<String> {
 
 /// The subject of a release's headline: "Amcor reports fiscal 2023 results",
 /// "MGM RESORTS INTERNATIONAL REPORTS FOURTH QUARTER …".
-pub fn headline_subject(first_page: &str) -> Option<String> {
+pub(crate) fn headline_subject(first_page: &str) -> Option<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(r"(?i)^(.{2,80}?)\s+(?:reports|reported|announces|posts|delivers)\b")
@@ -142,7 +142,7 @@ pub fn headline_subject(first_page: &str) -> Option<String> {
 
 /// The company a filing agent's PDF title names: "Form 10-Q for Foot Locker INC filed
 /// 12/07/2022", "10-K - 02/07/2019 - 3M Company", "NETFLIX INC (Form: 10-K, …)".
-pub fn name_in_metadata_title(title: &str) -> Option<String> {
+pub(crate) fn name_in_metadata_title(title: &str) -> Option<String> {
     static PATTERNS: OnceLock<Vec<Regex>> = OnceLock::new();
     let patterns = PATTERNS.get_or_init(|| {
         [
@@ -182,7 +182,7 @@ const LEGAL_SUFFIXES: [&str; 18] = [
 
 /// The most frequent "Name, Inc." / "Name Corporation" / "Name plc" in the text: a
 /// last resort for covers whose name is a logo.
-pub fn most_frequent_legal_name(text: &str) -> Option<String> {
+pub(crate) fn most_frequent_legal_name(text: &str) -> Option<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         let suffixes: Vec<String> = LEGAL_SUFFIXES.iter().map(|s| regex::escape(s)).collect();
@@ -236,7 +236,7 @@ fn is_common_word(stem: &str) -> bool {
 /// The way the document itself writes an all-capitals name ("MGM RESORTS
 /// INTERNATIONAL" is "MGM Resorts International" in its text); failing that, the name
 /// in title case with legal suffixes and acronyms kept as they are usually written.
-pub fn usual_casing(name: &str, texts: &[&str]) -> String {
+pub(crate) fn usual_casing(name: &str, texts: &[&str]) -> String {
     if has_lowercase(name) && !ends_in_capitals_suffix(name) {
         return name.to_string();
     }
@@ -360,7 +360,7 @@ const DESCRIPTORS: [&str; 30] = [
 
 /// Short forms of an organisation's name, longest first: "The Boeing Company" →
 /// "Boeing"; "MGM Resorts International" → "MGM Resorts", "MGM".
-pub fn short_forms(organization: &str) -> Vec<String> {
+pub(crate) fn short_forms(organization: &str) -> Vec<String> {
     let mut words: Vec<String> = organization
         .split_whitespace()
         .map(|word| word.trim_end_matches(',').to_string())
@@ -394,7 +394,7 @@ fn is_descriptor(word: &str) -> bool {
 
 /// The issuer's ticker: from a listing in the text ("NYSE: MMM") or from the cover's
 /// table of registered securities, the symbol of its first row (the common stock).
-pub fn ticker(text: &str) -> Option<String> {
+pub(crate) fn ticker(text: &str) -> Option<String> {
     let flat_text = flat(text);
     listed_symbol(&flat_text).or_else(|| symbol_in_registration_table(&flat_text))
 }

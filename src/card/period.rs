@@ -22,13 +22,13 @@ fn date_after(text: &str, phrase: &Regex, max_gap: usize) -> Option<Day> {
 }
 
 /// The last day of a 10-K's fiscal year, from its cover.
-pub fn annual_period_end(cover: &str) -> Option<Day> {
+pub(crate) fn annual_period_end(cover: &str) -> Option<Day> {
     static PHRASE: OnceLock<Regex> = OnceLock::new();
     date_after(cover, PHRASE.get_or_init(|| loose_regex("year ended")), 12)
 }
 
 /// The last day of a 10-Q's quarter, from its cover.
-pub fn quarterly_period_end(cover: &str) -> Option<Day> {
+pub(crate) fn quarterly_period_end(cover: &str) -> Option<Day> {
     static PHRASE: OnceLock<Regex> = OnceLock::new();
     date_after(
         cover,
@@ -39,7 +39,7 @@ pub fn quarterly_period_end(cover: &str) -> Option<Day> {
 
 /// An 8-K's "Date of Report (Date of earliest event reported)": the date right after
 /// the label, or on covers that put it first, the date just before it.
-pub fn report_date(cover: &str) -> Option<Day> {
+pub(crate) fn report_date(cover: &str) -> Option<Day> {
     static LABELS: OnceLock<Vec<Regex>> = OnceLock::new();
     let labels = LABELS.get_or_init(|| {
         vec![
@@ -62,7 +62,7 @@ pub fn report_date(cover: &str) -> Option<Day> {
 
 /// The period a release reports on, from "quarter and year ended December 31, 2022" or
 /// "Twelve Months Ended June 30, 2023".
-pub fn release_period_end(text: &str) -> Option<Day> {
+pub(crate) fn release_period_end(text: &str) -> Option<Day> {
     static PHRASE: OnceLock<Regex> = OnceLock::new();
     let phrase = PHRASE.get_or_init(|| {
         Regex::new(r"(?i)\b(?:quarter|year|months|weeks)\s+ended\b").expect("valid regex")
@@ -72,7 +72,7 @@ pub fn release_period_end(text: &str) -> Option<Day> {
 
 /// The month and day a release's table headers close on when they leave the year to
 /// the columns ("Twelve Months Ended June 30," over "2022 2023").
-pub fn release_period_month_day(text: &str) -> Option<(u32, u32)> {
+pub(crate) fn release_period_month_day(text: &str) -> Option<(u32, u32)> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(r"(?i)\b(?:quarter|year|months|weeks)\s+ended\s+([a-z]{3,9})\.?\s+(\d{1,2})\b")
@@ -87,7 +87,7 @@ pub fn release_period_month_day(text: &str) -> Option<(u32, u32)> {
 
 /// A release's own date: the dateline's, which a dash follows ("Las Vegas, Nevada,
 /// February 8, 2023 – MGM Resorts …").
-pub fn dateline(text: &str) -> Option<Day> {
+pub(crate) fn dateline(text: &str) -> Option<Day> {
     find_days(text).into_iter().find_map(|found| {
         let after = window(text, found.end, 4);
         after
@@ -100,7 +100,7 @@ pub fn dateline(text: &str) -> Option<Day> {
 /// The year and month a period really ends in: 52/53-week years end on the Saturday
 /// nearest a month's end, so "July 2, 2023" closes June and "January 2, 2016" closes
 /// 2015's December.
-pub fn closing_month(day: Day) -> (i32, u32) {
+pub(crate) fn closing_month(day: Day) -> (i32, u32) {
     const EARLY_DAYS: u32 = 10;
     if day.day > EARLY_DAYS {
         (day.year, day.month)
@@ -118,14 +118,14 @@ fn add_months((year, month): (i32, u32), months: u32) -> (i32, u32) {
 
 /// The fiscal year (named, as cards name it, by the year it ends in) of a quarter that
 /// closes in `closing` and is quarter `quarter` of its year.
-pub fn fiscal_year_of_quarter(closing: (i32, u32), quarter: u8) -> i32 {
+pub(crate) fn fiscal_year_of_quarter(closing: (i32, u32), quarter: u8) -> i32 {
     let remaining = 4u32.saturating_sub(quarter.clamp(1, 4) as u32) * 3;
     add_months(closing, remaining).0
 }
 
 /// Which quarter of a fiscal year ending in `year_end_month` closes in `month`, and
 /// whether the months fall on quarter boundaries at all.
-pub fn quarter_from_year_end(month: u32, year_end_month: u32) -> (u8, bool) {
+pub(crate) fn quarter_from_year_end(month: u32, year_end_month: u32) -> (u8, bool) {
     let months_after = (month + 12 - year_end_month) % 12;
     let quarter = match months_after.div_ceil(3) {
         0 => 4,
@@ -136,7 +136,7 @@ pub fn quarter_from_year_end(month: u32, year_end_month: u32) -> (u8, bool) {
 
 /// The quarter a 10-Q's year-to-date columns give away: "Six Months Ended" is the
 /// second quarter, "Thirty-Nine Weeks Ended" the third.
-pub fn year_to_date_quarter(text: &str) -> Option<u8> {
+pub(crate) fn year_to_date_quarter(text: &str) -> Option<u8> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(
@@ -166,7 +166,7 @@ pub fn year_to_date_quarter(text: &str) -> Option<u8> {
 /// A quarter the text names, with the fiscal year it gives it if any: "second quarter
 /// of fiscal 2023", "Fourth Quarter and Full Year 2022", "fiscal 2023 fourth quarter",
 /// "Third Quarter 2022", "Q2 2023", "4Q 2023".
-pub fn stated_quarter(text: &str) -> Option<(u8, Option<i32>)> {
+pub(crate) fn stated_quarter(text: &str) -> Option<(u8, Option<i32>)> {
     static PATTERNS: OnceLock<Vec<Regex>> = OnceLock::new();
     let patterns = PATTERNS.get_or_init(|| {
         [
@@ -206,7 +206,7 @@ fn quarter_number(word: &str) -> Option<u8> {
 }
 
 /// The year of a full-year release: "Full Year 2023 Results", "fiscal 2023 results".
-pub fn full_year_results(text: &str) -> Option<i32> {
+pub(crate) fn full_year_results(text: &str) -> Option<i32> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(
@@ -219,7 +219,7 @@ pub fn full_year_results(text: &str) -> Option<i32> {
 
 /// The month a 10-Q's fiscal year ends in, from its references to the annual report
 /// ("Form 10-K for the fiscal year ended June 30, 2022").
-pub fn fiscal_year_end_month(text: &str) -> Option<u32> {
+pub(crate) fn fiscal_year_end_month(text: &str) -> Option<u32> {
     static PHRASE: OnceLock<Regex> = OnceLock::new();
     let phrase = PHRASE.get_or_init(|| loose_regex("fiscal year ended"));
     date_after(text, phrase, 12).map(|day| closing_month(day).1)

@@ -16,7 +16,7 @@ use super::{DocumentCard, DocumentKind};
 /// breaks ties. On the dev split (47 questions, whole library, budget 2,500), 2.0 with
 /// the whole-year prior and the recency boost put the question's filing in the first
 /// five for all 47 questions (1.0 without them: 44), first for 34 in both.
-pub const FULL_MATCH_BOOST: f32 = 2.0;
+pub(crate) const FULL_MATCH_BOOST: f32 = 2.0;
 
 /// With no period named, the organisation's most recent documents rank up by this
 /// much: a question in the present tense ("What industry does it operate in?") is about
@@ -26,10 +26,11 @@ pub const FULL_MATCH_BOOST: f32 = 2.0;
 /// filled the budget; dev split, whole library, 2,500 tokens, 0.5 / 1 / 2: knee, beam,
 /// branch and sensitive knee .553 / .574 / .574, largest gap .574 / .596 / .596;
 /// document ranks the same.
-pub const RECENT_BOOST: f32 = 1.0;
+pub(crate) const RECENT_BOOST: f32 = 1.0;
 
 /// What was recognised in a question, and how the search used it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct QuestionAnalysis {
     /// Organisations named, as the library's cards name them.
     pub organizations: Vec<String>,

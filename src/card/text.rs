@@ -10,7 +10,7 @@ pub fn flat(text: &str) -> String {
 
 /// A case-insensitive pattern for `phrase` that also matches it with a stray blank
 /// inside a word ("fis cal year") and with words glued or split across lines.
-pub fn loose(phrase: &str) -> String {
+pub(crate) fn loose(phrase: &str) -> String {
     let words: Vec<String> = phrase
         .split_whitespace()
         .map(|word| {
@@ -24,7 +24,7 @@ pub fn loose(phrase: &str) -> String {
 }
 
 /// A compiled [`loose`] pattern; the phrases are ours, so they always compile.
-pub fn loose_regex(phrase: &str) -> Regex {
+pub(crate) fn loose_regex(phrase: &str) -> Regex {
     Regex::new(&loose(phrase)).expect("a loose phrase is a valid regex")
 }
 
@@ -42,7 +42,7 @@ pub fn window(text: &str, start: usize, max: usize) -> &str {
 }
 
 /// At most `max` characters of `text` ending at byte `end`.
-pub fn window_before(text: &str, end: usize, max: usize) -> &str {
+pub(crate) fn window_before(text: &str, end: usize, max: usize) -> &str {
     let end = floor_boundary(text, end.min(text.len()));
     let before = &text[..end];
     let start = before
@@ -69,7 +69,7 @@ pub fn squashed(text: &str) -> String {
         .collect()
 }
 
-pub fn has_lowercase(text: &str) -> bool {
+pub(crate) fn has_lowercase(text: &str) -> bool {
     text.chars().any(char::is_lowercase)
 }
 

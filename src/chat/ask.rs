@@ -12,6 +12,7 @@ use crate::llm::LlmClient;
 use crate::search::{SearchResult, SearchSettings, Strategy};
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AskOutcome {
     pub run_id: i64,
     pub conversation_id: i64,

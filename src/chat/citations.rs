@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Citation {
     /// The document's name as written (a `.pdf` suffix is dropped).
     pub document: String,
@@ -14,6 +15,7 @@ pub struct Citation {
 
 /// What validation did to an answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CheckedAnswer {
     /// The answer with citations of pages outside the context removed.
     pub text: String,
@@ -26,7 +28,7 @@ pub struct CheckedAnswer {
 }
 
 /// Finds every `[NAME p.N]`-style citation: its byte span and the pages it names.
-pub fn find_citations(text: &str) -> Vec<(std::ops::Range<usize>, Vec<Citation>)> {
+pub(crate) fn find_citations(text: &str) -> Vec<(std::ops::Range<usize>, Vec<Citation>)> {
     let mut found = Vec::new();
     let mut search_from = 0;
     while let Some(open) = text[search_from..].find('[').map(|i| i + search_from) {

@@ -10,7 +10,7 @@ use super::document_name;
 use crate::describe::extractive::terms;
 use crate::search::Context;
 
-pub const NO_MODEL_NOTE: &str =
+pub(crate) const NO_MODEL_NOTE: &str =
     "No language model is configured, so here are the most relevant passages of the pages found";
 
 const PASSAGES: usize = 5;

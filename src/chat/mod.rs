@@ -216,7 +216,7 @@ pub async fn answer(
 }
 
 /// The name citations use for a file: its stem.
-pub fn document_name(file_name: &str) -> &str {
+pub(crate) fn document_name(file_name: &str) -> &str {
     file_name
         .strip_suffix(".pdf")
         .or_else(|| file_name.strip_suffix(".PDF"))

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
-use pagetree::ingest::{IngestOutcome, StageSeconds};
+use pagetree::ingest::{IngestBatch, IngestOutcome, StageSeconds};
 use pagetree::settings::LibrarySettings;
 use pagetree::Library;
 
@@ -66,6 +66,7 @@ pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let mut pages_added = 0u64;
     let mut stage_seconds = StageSeconds::default();
+    let mut batch = IngestBatch::new();
     for file in &files {
         if cancelled.load(Ordering::Relaxed) {
             break;
@@ -73,6 +74,7 @@ pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
         let began = Instant::now();
         let result = library.ingest(file, &progress).await;
         let seconds = began.elapsed().as_secs_f64();
+        batch.record(&result);
         if args.json {
             println!("{}", outcome_json(file, &result, seconds));
         }
@@ -107,19 +109,16 @@ pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
             }
             Err(err) => {
                 failed += 1;
-                format!("failed: {err}")
+                format!("failed: {}", super::words::error(err))
             }
         };
         progress.finish_document(&file.display().to_string(), &line);
     }
     progress.finish();
-    if added > 0 {
-        if let Ok(store) = library.store().await {
-            // Seconds on a large library, with nothing else on screen meanwhile.
-            warn_line!("optimizing the index");
-            store.optimize().await?;
-        }
+    if batch.will_optimize() {
+        warn_line!("optimizing the index");
     }
+    batch.finish(&library).await?;
     let elapsed = started.elapsed().as_secs_f64();
     let rate = if elapsed > 0.0 {
         pages_added as f64 / elapsed
@@ -197,6 +196,8 @@ fn outcome_json(
 ) -> serde_json::Value {
     match result {
         Ok(outcome) => serde_json::json!({"file": file, "seconds": seconds, "result": outcome}),
-        Err(err) => serde_json::json!({"file": file, "seconds": seconds, "error": err.to_string()}),
+        Err(err) => {
+            serde_json::json!({"file": file, "seconds": seconds, "error": super::words::error(err)})
+        }
     }
 }

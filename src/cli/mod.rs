@@ -9,6 +9,7 @@ mod progress;
 mod scale;
 mod search;
 pub mod terminal;
+pub mod words;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,8 +18,9 @@ use terminal::{say, warn_line};
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use pagetree::describe::{ApiKey, LlmSettings};
+use pagetree::describe::LlmSettings;
 use pagetree::library::{Library, OpenOptions, QdrantOptions};
+use pagetree::secret::ApiKey;
 use pagetree::store::remote::ClusterSettings;
 
 #[derive(Parser, Debug)]

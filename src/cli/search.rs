@@ -244,6 +244,10 @@ pub async fn compare(library: &Library, args: &CompareArgs) -> Result<ExitCode> 
     let Comparison { results, skipped } = library
         .compare(&args.question, &strategies, &settings)
         .await?;
+    let skipped: Vec<String> = skipped
+        .iter()
+        .map(|skip| format!("{}: {}", skip.strategy, super::words::error(&skip.reason)))
+        .collect();
     let mut plots = Vec::new();
     if let Some(dir) = &args.plot_dir {
         for result in &results {
@@ -416,7 +420,7 @@ async fn ingest_missing(
         .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf")))
         .collect();
     files.sort();
-    let mut added = 0;
+    let mut batch = pagetree::ingest::IngestBatch::new();
     for file in files {
         let stem = file
             .file_stem()
@@ -427,9 +431,10 @@ async fn ingest_missing(
         } else {
             file.clone()
         };
-        match library.ingest(&source, &NoProgress).await {
+        let outcome = library.ingest(&source, &NoProgress).await;
+        batch.record(&outcome);
+        match outcome {
             Ok(pagetree::ingest::IngestOutcome::Added { document, .. }) => {
-                added += 1;
                 if stem != document.name {
                     aliases.insert(stem, document.name);
                 }
@@ -442,10 +447,10 @@ async fn ingest_missing(
             Err(err) => warn_line!("warning: {err}"),
         }
     }
-    if added > 0 {
-        warn_line!("ingested {added} missing document(s)");
-        library.store().await?.optimize().await?;
+    if batch.will_optimize() {
+        warn_line!("ingested {} missing document(s)", batch.added());
     }
+    batch.finish(library).await?;
     Ok(aliases)
 }
 

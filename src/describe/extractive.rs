@@ -9,8 +9,8 @@ use unicode_segmentation::UnicodeSegmentation;
 use super::Description;
 
 /// About 180 words fit the 256-token window of the default embedding model.
-pub const DEFAULT_WORD_BUDGET: usize = 180;
-pub const KEYWORDS_PER_PAGE: usize = 10;
+pub(crate) const DEFAULT_WORD_BUDGET: usize = 180;
+pub(crate) const KEYWORDS_PER_PAGE: usize = 10;
 /// Table rows in filings run for hundreds of words without a full stop; a "sentence"
 /// longer than this is cut so that one row cannot take the whole budget.
 const MAX_SENTENCE_WORDS: usize = 60;
@@ -23,7 +23,7 @@ pub struct TermStats {
 }
 
 impl TermStats {
-    pub fn from_pages<'a>(pages: impl IntoIterator<Item = &'a str>) -> Self {
+    pub(crate) fn from_pages<'a>(pages: impl IntoIterator<Item = &'a str>) -> Self {
         let mut document_frequency: HashMap<String, u32> = HashMap::new();
         let mut page_count = 0u32;
         for page in pages {
@@ -57,7 +57,7 @@ impl TermStats {
 }
 
 /// Lower-cased word terms worth weighing: three or more characters with a letter.
-pub fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
+pub(crate) fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
     text.unicode_words().filter_map(|word| {
         let length = word.chars().count();
         if !(3..=30).contains(&length) || !word.chars().any(char::is_alphabetic) {

@@ -1,24 +1,21 @@
 //! Turns pages into `{description, keywords}` and groups of descriptions into one.
 
+mod build;
 pub mod extractive;
 pub mod llm;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use futures::stream::{self, StreamExt};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-pub use crate::llm::{ApiKey, LlmSettings};
+pub use crate::llm::LlmSettings;
+pub use crate::tree::Description;
+pub use build::build_tree;
 pub use extractive::TermStats;
 pub use llm::LlmDescriber;
 
 use crate::pdf::PageText;
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Description {
-    pub description: String,
-    pub keywords: Vec<String>,
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum DescribeError {
@@ -51,7 +48,7 @@ impl Describer {
     }
 
     /// Describes every page. `on_page_done` is called once per finished page.
-    pub async fn describe_pages(
+    pub(crate) async fn describe_pages(
         &self,
         pages: &[PageText],
         stats: &TermStats,
@@ -111,7 +108,7 @@ impl Describer {
     }
 
     /// Writes one description for each group of children's descriptions.
-    pub async fn summarise_groups(
+    pub(crate) async fn summarise_groups(
         &self,
         groups: &[Vec<&str>],
         stats: &TermStats,
@@ -162,7 +159,7 @@ impl Describer {
     }
 }
 
-pub fn describe_offline(page: &PageText, stats: &TermStats) -> Description {
+pub(crate) fn describe_offline(page: &PageText, stats: &TermStats) -> Description {
     if !page.has_text {
         return Description {
             description: format!(

@@ -21,7 +21,7 @@ pub const WINDOW_TOKENS: usize = 512;
 /// at most .003 (en .985/.966 -> .987/.969, es .974/.953 -> .975/.953, ru .936/.910 ->
 /// .933/.908). Ingestion did not get measurably cheaper (3M's 160-page 10-K: 91 s at
 /// 512, 94 s at 256 on a day the machine ran slower; not compared side by side).
-pub const PAGE_WINDOW_TOKENS: usize = 256;
+pub(crate) const PAGE_WINDOW_TOKENS: usize = 256;
 /// Texts handed to the engine at once; it spreads them over the cores, and its own
 /// chunking bounds the memory a batch takes.
 const BATCH: usize = 32;
@@ -190,13 +190,13 @@ impl E5Engine {
         })
     }
 
-    pub fn dimension(&self) -> usize {
+    pub(crate) fn dimension(&self) -> usize {
         self.dimension
     }
 
     /// Tokens the model would read for `text` in `role`, prefix and special tokens
     /// included.
-    pub fn token_count(&self, text: &str, role: TextRole) -> Result<usize, EmbedError> {
+    pub(crate) fn token_count(&self, text: &str, role: TextRole) -> Result<usize, EmbedError> {
         let text = c_text(text);
         self.run(move |model| model.token_count(&text, role))?
     }

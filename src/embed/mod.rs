@@ -22,6 +22,7 @@ use windows::WindowSplitter;
 /// The model that makes a library's dense vectors. A library keeps the model it was
 /// made with: vectors of two models cannot be compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum DenseModel {
     /// all-MiniLM-L6-v2, or the ONNX model in the folder a run names: English only,
     /// 256 tokens.
@@ -77,7 +78,7 @@ impl std::str::FromStr for DenseModel {
 }
 
 /// The window of all-MiniLM-L6-v2; longer inputs are cut by the tokenizer.
-pub const MAX_TOKENS: usize = 256;
+pub(crate) const MAX_TOKENS: usize = 256;
 /// ONNX Runtime's arena grows with the batch: on 3M_2018_10K (160 pages) batch 32 peaked
 /// at 1.53 GB and ran at 9.5 pages/s, batch 8 at 545 MB and 10.3 pages/s.
 const EMBED_BATCH: usize = 8;
@@ -171,19 +172,22 @@ impl DenseEmbedder {
         self.model
     }
 
-    pub fn dimension(&self) -> usize {
+    pub(crate) fn dimension(&self) -> usize {
         self.dimension
     }
 
     /// Cuts a page into the windows its vectors are made from.
-    pub fn splitter(&self) -> &WindowSplitter {
+    pub(crate) fn splitter(&self) -> &WindowSplitter {
         &self.splitter
     }
 
     /// The vectors of texts cut into windows: one L2-normalised vector per window, in
     /// the same groups. The windows of many texts go to the model together, so that
     /// its batches stay full.
-    pub fn embed_grouped(&self, groups: &[Vec<String>]) -> Result<Vec<Vec<Vec<f32>>>, EmbedError> {
+    pub(crate) fn embed_grouped(
+        &self,
+        groups: &[Vec<String>],
+    ) -> Result<Vec<Vec<Vec<f32>>>, EmbedError> {
         let flat: Vec<String> = groups.iter().flatten().cloned().collect();
         let mut vectors = self.embed(&flat, TextRole::Passage)?.into_iter();
         let grouped = groups
@@ -199,7 +203,7 @@ impl DenseEmbedder {
     }
 
     /// The vectors of questions, one per text.
-    pub fn embed_queries(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+    pub(crate) fn embed_queries(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
         self.embed(texts, TextRole::Query)
     }
 
@@ -258,11 +262,11 @@ impl SparseEmbedder {
         Ok(Self { bm25 })
     }
 
-    pub fn embed_document(&self, text: &str) -> SparseVector {
+    pub(crate) fn embed_document(&self, text: &str) -> SparseVector {
         self.bm25.embed_document(text)
     }
 
-    pub fn embed_query(&self, text: &str) -> SparseVector {
+    pub(crate) fn embed_query(&self, text: &str) -> SparseVector {
         self.bm25.embed_query(text)
     }
 }

@@ -44,7 +44,7 @@ impl WindowSplitter {
     }
 
     /// Windows of multilingual-e5-small, counted by its engine.
-    pub fn for_e5(engine: Arc<E5Engine>) -> Self {
+    pub(crate) fn for_e5(engine: Arc<E5Engine>) -> Self {
         Self {
             counter: Counter::E5(engine),
             window_tokens: E5_PAGE_WINDOW_TOKENS,

@@ -13,22 +13,22 @@ use crate::store::Fusion;
 /// roots, the collapsed tree's depth). The defaults are 2–40 and the best runs of the
 /// sweeps used at most 80; 1,000 pages is already more context than any model reads,
 /// and it keeps every store query (which asks for twice its limit) far from overflow.
-pub const MAX_NODES_PER_STEP: usize = 1_000;
+pub(crate) const MAX_NODES_PER_STEP: usize = 1_000;
 /// Section summaries proxy-pointer shows the model (default 12): each costs a few
 /// hundred tokens of the prompt, so 200 already fill the largest usual windows.
-pub const MAX_PROXIES: usize = 200;
+pub(crate) const MAX_PROXIES: usize = 200;
 /// RRF k: 0 divides by zero for the first rank (`1 / (1 / w + k - 1)`); the article's
 /// 60 is the largest anyone uses, and beyond a few thousand every rank scores alike.
-pub const RRF_K: RangeInclusive<usize> = 1..=10_000;
+pub(crate) const RRF_K: RangeInclusive<usize> = 1..=10_000;
 /// Each half's fusion weight: 0 turns that half off; a negative or non-finite weight
 /// makes scores that no longer order anything. Weights are relative, and 1,000 to 1
 /// is already one half alone; the app's form takes any number of 0 or more.
-pub const FUSION_WEIGHT: RangeInclusive<f32> = 0.0..=1_000.0;
+pub(crate) const FUSION_WEIGHT: RangeInclusive<f32> = 0.0..=1_000.0;
 /// The context budget in LLM tokens: the largest model windows are about 2 million.
-pub const MAX_TOKEN_BUDGET: usize = 10_000_000;
+pub(crate) const MAX_TOKEN_BUDGET: usize = 10_000_000;
 /// Pages a selected section may span before it is narrowed (0 or none: never). Each
 /// narrowing ranks a few times this many pages; no section of a real filing is wider.
-pub const MAX_NODE_PAGES: u32 = 10_000;
+pub(crate) const MAX_NODE_PAGES: u32 = 10_000;
 
 /// A search parameter outside its range, in words a person can act on.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -11,7 +11,7 @@ use super::SelectedNode;
 
 /// Token counts use OpenAI's cl100k_base encoding (GPT-4 and GPT-3.5): a real LLM
 /// tokenizer, shipped inside the tiktoken-rs crate, so counting works offline.
-pub const TOKENIZER_NAME: &str = "cl100k_base";
+pub(crate) const TOKENIZER_NAME: &str = "cl100k_base";
 
 fn tokenizer() -> Option<&'static CoreBPE> {
     static BPE: OnceLock<Option<CoreBPE>> = OnceLock::new();
@@ -27,6 +27,7 @@ pub fn count_tokens(text: &str) -> usize {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ContextPage {
     pub doc_id: i64,
     pub file_name: String,
@@ -36,6 +37,7 @@ pub struct ContextPage {
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Context {
     pub text: String,
     pub pages: Vec<ContextPage>,

@@ -42,7 +42,7 @@ impl CutRule {
 
 /// Distances of every point from the chord, in scaled units; empty when the curve is
 /// too short or flat to have a knee.
-pub fn chord_distances(sorted_desc: &[f32]) -> Vec<f32> {
+pub(crate) fn chord_distances(sorted_desc: &[f32]) -> Vec<f32> {
     let n = sorted_desc.len();
     if n <= 2 {
         return Vec::new();
@@ -129,7 +129,7 @@ fn below_chord(sorted_desc: &[f32], index: usize) -> bool {
 /// The largest-gap cut: keep the points above the largest drop between neighbours
 /// (the earliest of equal drops, which keeps fewer). Two points keep the better one;
 /// a curve with no drop keeps all.
-pub fn largest_gap_cut(sorted_desc: &[f32]) -> KneeCut {
+pub(crate) fn largest_gap_cut(sorted_desc: &[f32]) -> KneeCut {
     let n = sorted_desc.len();
     let mut best: Option<(usize, f32)> = None;
     for (index, pair) in sorted_desc.windows(2).enumerate() {

@@ -19,7 +19,10 @@ use crate::tree::root_node_id;
 
 impl Library {
     /// The documents a search may use: ready ones, restricted to `only` when given.
-    pub async fn searchable_documents(&self, only: Option<&[i64]>) -> Result<Vec<DocumentRecord>> {
+    pub(crate) async fn searchable_documents(
+        &self,
+        only: Option<&[i64]>,
+    ) -> Result<Vec<DocumentRecord>> {
         Ok(self
             .catalog()
             .documents_with_status(DocumentStatus::Ready)
@@ -31,7 +34,7 @@ impl Library {
     }
 
     /// Embeds a question for both halves of the hybrid score.
-    pub async fn embed_query(&self, question: &str) -> Result<QueryVectors> {
+    pub(crate) async fn embed_query(&self, question: &str) -> Result<QueryVectors> {
         let dense = self.dense().await?;
         let sparse = self.sparse_for(&self.question_language(question).await?)?;
         let text = vec![question.to_string()];
@@ -46,7 +49,7 @@ impl Library {
     }
 
     /// `embed_query`, and how long it took in milliseconds (reported apart from search).
-    pub async fn embed_query_timed(&self, question: &str) -> Result<(QueryVectors, f64)> {
+    pub(crate) async fn embed_query_timed(&self, question: &str) -> Result<(QueryVectors, f64)> {
         let started = Instant::now();
         let query = self.embed_query(question).await?;
         Ok((query, started.elapsed().as_secs_f64() * 1e3))
@@ -68,7 +71,7 @@ impl Library {
 
     /// As `search`, with a question embedded beforehand (so that comparisons and
     /// benchmarks embed it once for every strategy).
-    pub async fn search_with_query(
+    pub(crate) async fn search_with_query(
         &self,
         question: &str,
         query: &QueryVectors,

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 pub use bounds::ParameterError;
 pub use context::{Context, ContextPage};
-pub use recorded::Comparison;
+pub use recorded::{Comparison, Skipped};
 pub use strategy::Strategy;
 
 use crate::store::{Fusion, FusionMethod, ScoredNode};
@@ -55,6 +55,7 @@ pub const DEFAULT_SECTION_SCORING: SectionScoring = SectionScoring::BestPage;
 /// How a section (a parent or a root) is scored when a step ranks it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum SectionScoring {
     /// By its own summary and keywords only (the seed's): a section whose summary is
     /// generic ranks low however good its pages are, and a cut there loses them all.
@@ -100,10 +101,13 @@ impl std::str::FromStr for SectionScoring {
 pub const DEFAULT_MAX_NODE_PAGES: u32 = 8;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SearchSettings {
     pub fusion: Fusion,
     /// Fusion for the first step, over the documents' roots (e.g. keywords first to find
     /// the right filing); `fusion` otherwise.
+    // Optional in TypeScript: a client may leave it out (serde default).
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub root_fusion: Option<Fusion>,
     /// Largest context, in LLM tokens; the lowest-scored nodes go first.
@@ -112,6 +116,8 @@ pub struct SearchSettings {
     /// (ranked in one more hybrid query, cut at the knee); none keeps whole sections.
     /// Missing from JSON means the default, so that clients that do not know the field
     /// (the app's settings) get page-precise contexts; an explicit null turns it off.
+    // Optional in TypeScript: a client may leave it out (serde default).
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default = "default_max_node_pages")]
     pub max_node_pages: Option<u32>,
     /// Restrict the search to these documents (ids); all ready documents otherwise.
@@ -119,6 +125,8 @@ pub struct SearchSettings {
     /// Read organisations, periods and kinds of document in the question and use the
     /// documents' cards at the first step (see [`crate::card::question`]). Only over the
     /// whole library: a search told its documents has nothing to choose.
+    // Optional in TypeScript: a client may leave it out (serde default).
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default = "default_true")]
     pub query_analysis: bool,
     /// How sections are scored by the tree strategies. Missing from JSON means the
@@ -155,6 +163,7 @@ impl Default for SearchSettings {
 
 /// One step of a search, as the UI draws it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TraceStep {
     pub label: String,
     /// Every candidate ranked in this step, best first.
@@ -170,6 +179,7 @@ pub struct TraceStep {
 
 /// A node the strategy chose, with what a person needs to cite it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SelectedNode {
     pub id: u64,
     pub doc_id: i64,
@@ -196,6 +206,7 @@ impl SelectedNode {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SearchResult {
     pub question: String,
     pub strategy: Strategy,

@@ -9,7 +9,7 @@ use crate::tree::Node;
 
 /// Enough for every node of a library of about 200k nodes; a larger library starts
 /// the cache over when it fills, which costs one search a few more reads.
-pub const DEFAULT_CAPACITY: usize = 200_000;
+pub(crate) const DEFAULT_CAPACITY: usize = 200_000;
 
 pub struct NodeCache {
     nodes: Mutex<HashMap<u64, Node>>,

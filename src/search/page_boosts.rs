@@ -13,7 +13,7 @@ use crate::tree::page_node_id;
 /// the question's words about as well. FinanceBench dev, told the filing, MiniLM,
 /// hybrid top-4 within the filing: .426 without, .489 / .553 / .638 with boosts of
 /// .2 / .5 / 1 (statements named or known by their line items).
-pub const STATEMENT_BOOST: f32 = 1.0;
+pub(crate) const STATEMENT_BOOST: f32 = 1.0;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageBoosts {
@@ -24,7 +24,7 @@ pub struct PageBoosts {
 
 impl PageBoosts {
     /// The pages among `pages` that are one of the statements `asked`.
-    pub fn for_statements(pages: &[StatementPage], asked: &[FinancialStatement]) -> Self {
+    pub(crate) fn for_statements(pages: &[StatementPage], asked: &[FinancialStatement]) -> Self {
         let mut by_document: HashMap<i64, Vec<u32>> = HashMap::new();
         for page in pages.iter().filter(|page| asked.contains(&page.statement)) {
             by_document.entry(page.doc_id).or_default().push(page.page);
@@ -44,13 +44,13 @@ impl PageBoosts {
     }
 
     /// The boost of the page `page` of `doc_id` (0 when it has none).
-    pub fn of_page(&self, doc_id: i64, page: u32) -> f32 {
+    pub(crate) fn of_page(&self, doc_id: i64, page: u32) -> f32 {
         self.of_span(doc_id, page, page)
     }
 
     /// The boost of a node over pages `first..=last`: a section is lifted by a boosted
     /// page under it.
-    pub fn of_span(&self, doc_id: i64, first: u32, last: u32) -> f32 {
+    pub(crate) fn of_span(&self, doc_id: i64, first: u32, last: u32) -> f32 {
         let Some(pages) = self.by_document.get(&doc_id) else {
             return 0.0;
         };
@@ -63,7 +63,7 @@ impl PageBoosts {
     }
 
     /// The node ids of the boosted pages of the documents `keep` accepts.
-    pub fn page_ids(&self, keep: impl Fn(i64) -> bool) -> Vec<u64> {
+    pub(crate) fn page_ids(&self, keep: impl Fn(i64) -> bool) -> Vec<u64> {
         let mut ids: Vec<u64> = self
             .by_document
             .iter()

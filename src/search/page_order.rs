@@ -64,7 +64,7 @@ impl Spread {
 /// step of the search) and their node's standing in the choice: the best page first.
 /// A page the ranking does not return (no vector stored) comes after every ranked
 /// page, in the order of the node it belongs to. Each page is listed once.
-pub async fn pages_by_evidence(
+pub(crate) async fn pages_by_evidence(
     store: &dyn VectorStore,
     query: &QueryVectors,
     fusion: Fusion,

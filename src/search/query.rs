@@ -3,7 +3,7 @@
 
 /// Appends the four-digit year of every token like `FY2019`, `FY19`, `FY'19`,
 /// `Q2'2023`, `Q2 FY23` or `2023Q2` to the question, for the sparse (BM25) query only.
-pub fn expand_for_bm25(question: &str) -> String {
+pub(crate) fn expand_for_bm25(question: &str) -> String {
     let mut years: Vec<String> = Vec::new();
     for token in question
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '?' | '.' | ';'))

@@ -1,19 +1,24 @@
 //! Searches as people run them (CLI `search`/`compare`, the app's Compare view): each
 //! run, failed or not, goes into history.
 
-use serde::Serialize;
-
 use super::{SearchResult, SearchSettings, Strategy};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::history::{NewRun, RunKind};
-use crate::library::Library;
+use crate::library::{Library, LibraryError};
 
 /// Every strategy that ran on one question, and why the others did not.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug)]
 pub struct Comparison {
     pub results: Vec<SearchResult>,
-    /// "strategy: reason", one per strategy that could not run.
-    pub skipped: Vec<String>,
+    pub skipped: Vec<Skipped>,
+}
+
+/// A strategy a comparison could not run. The reason is the engine's error, for the CLI
+/// and the app to put in their own words (how to set a language model differs).
+#[derive(Debug)]
+pub struct Skipped {
+    pub strategy: &'static str,
+    pub reason: Error,
 }
 
 impl Library {
@@ -69,10 +74,10 @@ impl Library {
         };
         for strategy in strategies {
             if strategy.needs_llm() && self.llm_settings().is_none() {
-                comparison.skipped.push(format!(
-                    "{}: needs a language model; set one in Settings (app) or with --llm-url (CLI)",
-                    strategy.name()
-                ));
+                comparison.skipped.push(Skipped {
+                    strategy: strategy.name(),
+                    reason: LibraryError::NoLlm.into(),
+                });
                 continue;
             }
             match self
@@ -85,9 +90,10 @@ impl Library {
                         .await?;
                     comparison.results.push(result);
                 }
-                Err(err) => comparison
-                    .skipped
-                    .push(format!("{}: {err}", strategy.name())),
+                Err(reason) => comparison.skipped.push(Skipped {
+                    strategy: strategy.name(),
+                    reason,
+                }),
             }
         }
         Ok(comparison)

@@ -29,6 +29,7 @@ pub const DEFAULT_PROXIES: usize = 12;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "name", rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Strategy {
     /// Hybrid top-k over pages only.
     Flat { k: usize },

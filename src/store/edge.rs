@@ -44,7 +44,7 @@ impl EdgeStore {
 
     /// Opens the index in `path`, creating it in `new_layout` when the folder holds none
     /// yet; an existing index keeps the layout it was made with.
-    pub fn open_as(
+    pub(crate) fn open_as(
         path: &Path,
         dimension: usize,
         new_layout: DenseLayout,

@@ -23,7 +23,7 @@ pub fn fuse<'a>(
 /// Fuses two prefetches that returned `dense` and `sparse` (id, similarity) by
 /// `fusion.method`; a node in only one list gains from that one alone. Best first in
 /// [`canonical_order`].
-pub fn fuse_rankings(
+pub(crate) fn fuse_rankings(
     dense: Vec<(u64, f32)>,
     sparse: Vec<(u64, f32)>,
     fusion: Fusion,

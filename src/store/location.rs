@@ -48,7 +48,7 @@ impl StoreLocation {
 
 /// The collection a library uses on a server: one per library, named by an id made
 /// once and kept in the catalog, so that many libraries can share one server.
-pub async fn collection_name(catalog: &Catalog) -> Result<String, CatalogError> {
+pub(crate) async fn collection_name(catalog: &Catalog) -> Result<String, CatalogError> {
     let id = match catalog.setting(LIBRARY_ID_KEY).await? {
         Some(id) => id,
         None => {

@@ -70,7 +70,7 @@ pub struct IndexedNode {
 
 impl IndexedNode {
     /// The first window's vector: all a single-vector store keeps.
-    pub fn first_window(&self) -> &[f32] {
+    pub(crate) fn first_window(&self) -> &[f32] {
         self.dense.first().map(Vec::as_slice).unwrap_or(&[])
     }
 }
@@ -87,7 +87,7 @@ pub enum DenseLayout {
 
 impl DenseLayout {
     /// The layout a new index needs to keep `windows` windows a page.
-    pub fn for_windows(windows: usize) -> Self {
+    pub(crate) fn for_windows(windows: usize) -> Self {
         if windows > 1 {
             Self::Windows
         } else {
@@ -105,6 +105,7 @@ pub struct QueryVectors {
 
 /// How the dense and the sparse ranking of the same candidates become one.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Fusion {
     /// Missing from JSON (settings and history written before there was a choice)
     /// means RRF, the only fusion there was.
@@ -141,6 +142,7 @@ impl Fusion {
 /// How [`Fusion`] combines the two rankings (see [`fusion`] for the formulas).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum FusionMethod {
     /// Reciprocal rank fusion: only ranks count, so a curve of fused scores has nearly
     /// the same shape for every question.
@@ -213,7 +215,7 @@ pub enum Candidates {
 impl Candidates {
     /// How many points each prefetch passes on to the fusion: all of an explicit id
     /// list (so that every candidate gets a fused score), else as many as are wanted.
-    pub fn prefetch_limit(&self, limit: usize) -> usize {
+    pub(crate) fn prefetch_limit(&self, limit: usize) -> usize {
         match self {
             Candidates::Ids(ids) => ids.len().max(1),
             Candidates::BestOf(_)
@@ -231,7 +233,7 @@ impl Candidates {
     /// whenever one node's dense rank is another's sparse rank), so a store takes them
     /// all, puts them in [`canonical_order`] and cuts at `limit` itself; else the same
     /// top-k search could return a different last page from one run to the next.
-    pub fn fused_limit(&self, limit: usize) -> usize {
+    pub(crate) fn fused_limit(&self, limit: usize) -> usize {
         2 * self.prefetch_limit(limit)
     }
 }
@@ -249,6 +251,7 @@ pub struct RawScores {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ScoredNode {
     pub id: u64,
     pub score: f32,

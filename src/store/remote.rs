@@ -25,7 +25,7 @@ use super::{
     Candidates, DenseLayout, Fusion, FusionMethod, IndexedNode, QueryVectors, ScoredNode,
     SimilarityLists, StoreError, VectorStore, DENSE_VECTOR, SPARSE_VECTOR,
 };
-use crate::llm::ApiKey;
+use crate::secret::ApiKey;
 use crate::tree::Node;
 pub use config::{ClusterSettings, RemoteConfig};
 use filter::document_filter;

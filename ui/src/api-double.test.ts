@@ -295,7 +295,7 @@ describe('DemoBackend', () => {
     const demo = new DemoBackend({ speed: 0 });
     const pieces: string[] = [];
     await demo.listen('ask://token', (t) => {
-      if (t.requestId === 'r1') pieces.push(t.piece);
+      if (t.request_id === 'r1') pieces.push(t.piece);
     });
     const outcome = await demo.invoke('ask', {
       question: 'What were Boeing’s total revenues in 2022?',

@@ -244,6 +244,7 @@ function record(id: number, content: DemoDocument, status: DocumentRecord['statu
     describer: 'offline (demo)',
     warnings: content.warnings,
     card: content.card ? structuredClone(content.card) : null,
+    language: null,
     added_at: now,
     updated_at: now,
   };
@@ -1038,7 +1039,7 @@ export class DemoBackend implements Transport {
     for (const piece of text.match(/\S+\s*|\s+/g) ?? []) {
       await this.wait(28);
       if (firstToken === null) firstToken = performance.now() - started;
-      this.emit('ask://token', { requestId: args.requestId, piece });
+      this.emit('ask://token', { request_id: args.requestId, piece });
     }
     const citations = findCitations(text).flatMap((s) => s.citations);
     const unique = citations.filter(

@@ -6,363 +6,54 @@
 // the UI can be looked at, screenshotted and browser-tested without the shell. The UI
 // shows a "demo data" badge whenever the double is in use (see `isDemo`).
 //
-// The engine's JSON is mirrored below exactly as serde emits it (snake_case). Command
-// arguments are camelCase: Tauri maps them onto the Rust parameter names.
+// The JSON types are generated from the Rust types (./bindings.ts) exactly as serde emits
+// them (snake_case). Command arguments are camelCase: Tauri maps them onto the Rust
+// parameter names.
 
 // ---------------------------------------------------------------------------------------
-// Engine JSON types
+// Payload types: generated from the Rust types into ./bindings.ts (src-tauri/src/bindings.rs;
+// `cargo test` fails when that file is stale)
 // ---------------------------------------------------------------------------------------
 
-export type DocumentStatus = 'ingesting' | 'ready' | 'failed';
+import type {
+  AppSettings,
+  AskOutcome,
+  AskToken,
+  CompareResult,
+  ConnectionTest,
+  DenseModel,
+  DocumentRecord,
+  DocumentTree,
+  Fusion,
+  FusionMethod,
+  DownloadFinished,
+  IngestFinished,
+  IngestProgress,
+  KeyWarnings,
+  LibraryDropped,
+  RunRecord,
+  SearchResult,
+  SearchSettings,
+  SectionScoring,
+  Stage,
+  Strategy,
+} from './bindings';
 
-/** What kind of document a card describes (src/card/mod.rs, `DocumentKind`). */
-export type DocumentKind =
-  | 'annual-report'
-  | 'quarterly-report'
-  | 'current-report'
-  | 'earnings-release'
-  | 'paper'
-  | 'contract'
-  | 'other';
-
-/** A card's fields, by the names `correct_card` assignments take. */
-export type CardField =
-  | 'title'
-  | 'organization'
-  | 'aliases'
-  | 'kind'
-  | 'fiscal_year'
-  | 'fiscal_quarter'
-  | 'period_end'
-  | 'date';
-
-/** What a document says it is: read by rules or an LLM at ingestion, corrected by people. */
-export interface DocumentCard {
-  title: string | null;
-  organization: string | null;
-  aliases: string[];
-  kind: DocumentKind | null;
-  fiscal_year: number | null;
-  /** 1–4. */
-  fiscal_quarter: number | null;
-  /** `YYYY-MM-DD`. */
-  period_end: string | null;
-  /** `YYYY-MM-DD`. */
-  date: string | null;
-  /** Fields the reader guessed at. */
-  unsure: CardField[];
-  /** Fields a person set by hand. */
-  corrected: CardField[];
-  source: 'rules' | 'llm';
-}
-
-export interface DocumentRecord {
-  id: number;
-  name: string;
-  file_name: string;
-  path: string;
-  content_hash: string;
-  page_count: number | null;
-  pages_without_text: number | null;
-  node_count: number | null;
-  status: DocumentStatus;
-  error: string | null;
-  describer: string | null;
-  warnings: string | null;
-  /** null for documents ingested before cards existed. */
-  card: DocumentCard | null;
-  /** The language BM25 stems it in (e.g. "russian"); null when not detected. */
-  language?: string | null;
-  added_at: string;
-  updated_at: string;
-}
-
-export interface Node {
-  id: number;
-  doc_id: number;
-  file_name: string;
-  /** -1 for the root. */
-  parent_id: number;
-  child_ids: number[];
-  /** 0 = page. */
-  level: number;
-  /** 1-based, inclusive. */
-  page_start: number;
-  page_end: number;
-  description: string;
-  keywords: string[];
-}
-
-export interface DocumentTree {
-  document: DocumentRecord;
-  root_id: number | null;
-  nodes: Node[];
-}
-
-export type Strategy =
-  | { name: 'flat'; k: number }
-  | { name: 'branch'; roots: number }
-  | { name: 'beam'; width: number }
-  | { name: 'knee'; max_roots: number }
-  | { name: 'sensitive-knee'; sensitivity: number; max_roots: number }
-  | { name: 'largest-gap'; max_roots: number }
-  | { name: 'collapsed-tree'; depth: number }
-  | { name: 'proxy-pointer'; proxies: number };
+export type * from './bindings';
 
 export type StrategyName = Strategy['name'];
 
-/** How the dense and the sparse ranking become one (src/store/mod.rs, `FusionMethod`). */
-export type FusionMethod = 'rrf' | 'dbsf' | 'min-max';
+/** The dense embedding models a library can be made with, as settings name them. */
+export type DenseModelId = DenseModel;
 
-export interface Fusion {
-  /** The engine reads a fusion without one (settings and runs from before) as RRF. */
-  method: FusionMethod;
-  /** Used by RRF only. */
-  rrf_k: number;
-  dense_weight: number;
-  sparse_weight: number;
-}
-
-/** How the tree strategies score a section (src/search/mod.rs, `SectionScoring`). */
-export type SectionScoring = 'own-text' | 'best-page';
-
-export interface SearchSettings {
-  fusion: Fusion;
-  section_scoring: SectionScoring;
-  token_budget: number | null;
-  documents: number[] | null;
-}
-
-export interface ScoredNode {
-  id: number;
-  score: number;
-}
-
-export interface TraceStep {
-  label: string;
-  /** Best first. */
-  candidates: ScoredNode[];
-  knee_index: number | null;
-  /** How many candidates survived the cut (all of them when there is no cut). */
-  kept: number;
-  eliminated: number[];
-  /** The beam (or selection) after this step. */
-  beam: number[];
-}
-
-export interface SelectedNode {
-  id: number;
-  doc_id: number;
-  file_name: string;
-  level: number;
-  page_start: number;
-  page_end: number;
-  score: number;
-}
-
-export interface ContextPage {
-  doc_id: number;
-  file_name: string;
-  page: number;
-  tokens: number;
-}
-
-export interface Context {
-  text: string;
-  pages: ContextPage[];
-  tokens: number;
-  tokenizer: string;
-  dropped_nodes: number[];
-  truncation: string | null;
-}
-
-export interface SearchResult {
-  question: string;
-  strategy: Strategy;
-  settings: SearchSettings;
-  selected: SelectedNode[];
-  context: Context;
-  embed_ms: number;
-  search_ms: number;
-  latency_ms: number;
-  store_queries: number;
-  trace: TraceStep[];
-  stopped_because: string;
-  /** What the question named and how the first step used it; null when analysis was off. */
-  analysis: QuestionAnalysis | null;
-}
-
-/** What a question names that cards hold (src/card/question.rs). */
-export interface QuestionAnalysis {
-  organizations: string[];
-  years: number[];
-  quarters: number[];
-  kinds: DocumentKind[];
-  dates: string[];
-  /** The documents the search was restricted to. */
-  filter: number[] | null;
-  /** Documents ranked up at the first step, `[docId, boost]`, best first. */
-  boosts: [number, number][];
-  /** How the analysis was used, in words. */
-  note: string;
-}
-
-export interface CompareResult {
-  results: SearchResult[];
-  skipped: string[];
-}
-
-export interface Citation {
-  document: string;
-  page: number;
-}
-
-export interface CheckedAnswer {
-  text: string;
-  citations: Citation[];
-  removed: string[];
-  uncited: boolean;
-}
-
-export interface AskOutcome {
-  run_id: number;
-  conversation_id: number;
-  search: SearchResult;
-  answer: CheckedAnswer;
-  model: string | null;
-  first_token_ms: number | null;
-  total_ms: number;
-  notes: string[];
-}
-
-export interface AnswerRecord {
-  text: string;
-  citations: Citation[];
-  removed: string[];
-  uncited: boolean;
-  model: string | null;
-  first_token_ms: number | null;
-  total_ms: number | null;
-}
-
-export type RunKind = 'search' | 'compare' | 'ask' | 'bench';
-
-export interface RunRecord {
-  id: number;
-  kind: RunKind;
-  conversation_id: number | null;
-  question: string;
-  /** The strategy's name (e.g. "knee"); its parameters are in `settings.strategy`. */
-  strategy: string | null;
-  /** As the engine stores it: `{ strategy: Strategy, search: SearchSettings }`. */
-  settings: unknown;
-  selected: unknown;
-  pages: ContextPage[] | unknown;
-  trace?: TraceStep[];
-  metrics: unknown | null;
-  context_tokens: number | null;
-  latency_ms: number | null;
-  embed_ms: number | null;
-  status: 'ok' | 'failed';
-  error: string | null;
-  created_at: string;
-  answer: AnswerRecord | null;
-}
-
-export type QdrantMode = 'embedded' | 'remote';
-
-/** How a collection made on a Qdrant cluster is spread over its nodes. */
-export interface ClusterSettings {
-  /** null lets the server choose (one shard per node). */
-  shard_number: number | null;
-  replication_factor: number;
-  write_consistency_factor: number;
-}
-
-/** The shell keeps no section scoring among them: searches start from DEFAULT_SECTION_SCORING. */
-export interface StrategyDefaults {
-  strategies: Strategy[];
-  fusion: Fusion;
-  token_budget: number | null;
-}
+/** A stage of ingestion, as `ingest://progress` names it. */
+export type IngestStage = Stage;
 
 /** The shell's bounds and default for `llm_answer_deadline_secs` (src/settings.rs). */
 export const ANSWER_DEADLINE = { min: 10, max: 3600, default: 300 } as const;
 
-/** The dense embedding models a library can be made with, as settings name them. */
-export type DenseModelId = 'minilm' | 'e5-small';
-
-export interface AppSettings {
-  llm_base_url: string | null;
-  llm_model: string | null;
-  /** Write-only: the shell returns null. */
-  llm_api_key: string | null;
-  /** Where the key lives, as the shell says it, e.g. "OS keyring" or "not stored". */
-  llm_key_storage: string;
-  /** Seconds one answer may take, retries included (10 s to 60 min); then it is cut short. */
-  llm_answer_deadline_secs: number;
-  embedding_model_dir: string | null;
-  /** Read-only: the name of the model that made the library's dense vectors. */
-  embedding_model?: string;
-  /** The library's dense model. Saving another one re-embeds a library that has documents. */
-  dense_model?: DenseModelId | null;
-  qdrant_mode: QdrantMode;
-  qdrant_url: string | null;
-  /** Write-only, as the LLM key. */
-  qdrant_api_key: string | null;
-  qdrant_key_storage: string;
-  qdrant_cluster: ClusterSettings;
-  defaults: StrategyDefaults;
-}
-
-/** Why a key would cross the network in clear, a server; null when it would not. */
-export interface KeyWarnings {
-  llm: string | null;
-  qdrant: string | null;
-}
-
-export interface ConnectionTest {
-  ok: boolean;
-  message: string;
-  latency_ms: number | null;
-}
-
+/** The format `export_history` writes (src-tauri/src/commands/history.rs). */
 export type ExportFormat = 'md' | 'json';
-
-// ---------------------------------------------------------------------------------------
-// Event payloads
-// ---------------------------------------------------------------------------------------
-
-export type IngestStage = 'reading' | 'describing' | 'summarising' | 'embedding' | 'indexing';
-
-export interface IngestProgress {
-  file: string;
-  stage: IngestStage;
-  done: number;
-  total: number;
-}
-
-export interface IngestFinished {
-  file: string;
-  document: DocumentRecord | null;
-  error: string | null;
-  warnings: string[];
-}
-
-export interface AskToken {
-  requestId: string;
-  piece: string;
-}
-
-export interface LibraryDropped {
-  paths: string[];
-}
-
-/** A file the UI offered for saving (a history export) was written by the shell. */
-export interface DownloadFinished {
-  path: string | null;
-  ok: boolean;
-}
 
 // ---------------------------------------------------------------------------------------
 // The contract: command names with their arguments and results, event names with payloads

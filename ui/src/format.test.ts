@@ -28,6 +28,7 @@ function doc(id: number, name: string): DocumentRecord {
     describer: null,
     warnings: null,
     card: null,
+    language: null,
     added_at: '',
     updated_at: '',
   };

@@ -17,6 +17,7 @@ function doc(id: number, pages: number, status: DocumentStatus = 'ready'): Docum
     describer: 'extractive',
     warnings: null,
     card: null,
+    language: null,
     added_at: '2026-12-02T10:00:00Z',
     updated_at: '2026-12-02T10:00:00Z',
   };

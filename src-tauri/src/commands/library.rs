@@ -89,6 +89,7 @@ pub async fn correct_card(
 }
 
 #[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct DocumentTree {
     document: DocumentRecord,
     root_id: Option<u64>,

@@ -30,14 +30,30 @@ pub async fn compare(
     question: String,
     strategies: Vec<Strategy>,
     settings: SearchSettings,
-) -> CommandResult<Comparison> {
+) -> CommandResult<CompareResult> {
     let library = state.library()?.read().await;
-    Ok(library.compare(&question, &strategies, &settings).await?)
+    let Comparison { results, skipped } =
+        library.compare(&question, &strategies, &settings).await?;
+    let skipped = skipped
+        .iter()
+        .map(|skip| format!("{}: {}", skip.strategy, crate::error::words(&skip.reason)))
+        .collect();
+    Ok(CompareResult { results, skipped })
 }
 
+/// Every strategy that ran on one question, and why the others did not.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct CompareResult {
+    results: Vec<SearchResult>,
+    /// "strategy: reason", one per strategy that could not run.
+    skipped: Vec<String>,
+}
+
+/// One piece of a streamed answer; snake_case like every other payload.
 #[derive(Serialize, Clone)]
-#[serde(rename_all = "camelCase")]
-struct AskToken<'a> {
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub(crate) struct AskToken<'a> {
     request_id: &'a str,
     piece: &'a str,
 }

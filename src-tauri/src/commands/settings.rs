@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use pagetree::ingest::NoProgress;
-use pagetree::llm::ApiKey;
 use pagetree::migrate::MigrationTarget;
+use pagetree::secret::ApiKey;
 use pagetree::store::location::StoreLocation;
 use pagetree::Library;
 use tauri::State;
@@ -83,18 +83,14 @@ async fn store_key(keys: &Arc<KeyStore>, key: String) -> CommandResult<()> {
 /// Moves the library's vectors when the chosen Qdrant mode or server differs from
 /// where they are; the move checks its copy before it switches (see `migrate`).
 async fn move_vectors_if_asked(library: &mut Library, settings: &AppSettings) -> CommandResult<()> {
-    let url = filled(&settings.qdrant_url);
-    let target = match (settings.qdrant_mode, library.location()) {
-        (QdrantMode::Embedded, StoreLocation::Embedded) => None,
-        (QdrantMode::Embedded, StoreLocation::Remote(_)) => Some(MigrationTarget::Embedded),
-        (QdrantMode::Remote, StoreLocation::Remote(config))
-            if Some(&config.url) == url.as_ref() =>
-        {
-            None
+    let target = match settings.qdrant_mode {
+        QdrantMode::Embedded => Some(MigrationTarget::Embedded),
+        // Without a URL there is no server to move to (the form asks for one).
+        QdrantMode::Remote => {
+            filled(&settings.qdrant_url).map(|url| MigrationTarget::Remote { url })
         }
-        (QdrantMode::Remote, _) => url.map(|url| MigrationTarget::Remote { url }),
     };
-    if let Some(target) = target {
+    if let Some(target) = target.filter(|target| library.needs_migration(target)) {
         library.set_qdrant_cluster(settings.qdrant_cluster);
         let report = library.migrate(target, &NoProgress).await?;
         tracing::info!(from = %report.from, to = %report.to, points = report.points, "vectors moved");

@@ -47,7 +47,7 @@ pub enum TreeStrategy {
 }
 
 impl Strategy {
-    pub fn plan(&self) -> Plan {
+    pub(crate) fn plan(&self) -> Plan {
         let tree = match *self {
             Strategy::Flat { k } => TreeStrategy::Flat { k },
             Strategy::Branch { roots } => TreeStrategy::Branch { roots },

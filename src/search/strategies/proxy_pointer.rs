@@ -17,9 +17,9 @@ use crate::store::{Candidates, QueryVectors, ScoredNode};
 use crate::tree::{page_node_id, Node};
 
 /// Pointers the model is less sure of than this are dropped.
-pub const MIN_CONFIDENCE: f32 = 0.3;
+pub(crate) const MIN_CONFIDENCE: f32 = 0.3;
 /// A pointer wider than this is cut to its first pages: a whole filing is not a pointer.
-pub const MAX_POINTER_PAGES: u32 = 12;
+pub(crate) const MAX_POINTER_PAGES: u32 = 12;
 const MAX_POINTERS: usize = 8;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -28,7 +28,7 @@ pub struct LogTrim {
 /// Removes every closed log segment but the newest from the index in `index_dir`.
 /// The caller must hold the library's lock, with the index not open. A log with a
 /// file this does not recognise is left as it is.
-pub fn trim_write_ahead_log(index_dir: &Path) -> std::io::Result<LogTrim> {
+pub(crate) fn trim_write_ahead_log(index_dir: &Path) -> std::io::Result<LogTrim> {
     let log_dir = index_dir.join(LOG_DIR);
     if !log_dir.is_dir() || log_dir.join(ACKNOWLEDGED_FILE).exists() {
         return Ok(LogTrim::default());

@@ -3,12 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::llm::ApiKey;
+use crate::secret::ApiKey;
 
 /// How a library's collection is spread over a cluster. The defaults suit one server;
 /// README.md gives the values for a three-node cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ClusterSettings {
     /// Shards of the collection; none lets the server choose (one per node).
     pub shard_number: Option<u32>,

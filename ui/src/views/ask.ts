@@ -71,8 +71,8 @@ let listening: Promise<unknown> | null = null;
 
 function listenTokens(): Promise<unknown> {
   if (!listening) {
-    listening = onAskToken(({ requestId, piece }) => {
-      const stream = streams.get(requestId);
+    listening = onAskToken(({ request_id, piece }) => {
+      const stream = streams.get(request_id);
       if (stream) stream.text.appendData(piece);
     });
   }

@@ -1,0 +1,367 @@
+// Generated from the Rust types by src-tauri/src/bindings.rs: do not edit.
+// PAGETREE_WRITE_BINDINGS=1 cargo test -p pagetree-app bindings rewrites it.
+
+export type DocumentStatus = "ingesting" | "ready" | "failed";
+
+/**
+ * What kind of document a card describes. Filings have their SEC form; everything
+ * else has a generic kind.
+ */
+export type DocumentKind = "annual-report" | "quarterly-report" | "current-report" | "earnings-release" | "paper" | "contract" | "other";
+
+/**
+ * A card's fields, by the names `pagetree card DOC --set field=value` takes.
+ */
+export type CardField = "title" | "organization" | "aliases" | "kind" | "fiscal_year" | "fiscal_quarter" | "period_end" | "date";
+
+/**
+ * Where a card's values came from.
+ */
+export type CardSource = "rules" | "llm";
+
+/**
+ * A document's identity. Every field may be missing; `unsure` names the fields the
+ * reader guessed at, and `corrected` those a person set by hand.
+ */
+export type DocumentCard = { title: string | null, 
+/**
+ * The issuing organisation as the document names itself ("3M Company").
+ */
+organization: string | null, 
+/**
+ * Short forms and tickers the organisation goes by ("3M", "MMM").
+ */
+aliases: Array<string>, kind: DocumentKind | null, 
+/**
+ * The fiscal year the document reports on (for a 10-K, the year its fiscal year
+ * ends in; for a 10-Q or an earnings release, the fiscal year of its quarter).
+ */
+fiscal_year: number | null, 
+/**
+ * 1–4 for a quarterly document.
+ */
+fiscal_quarter: number | null, 
+/**
+ * The last day of the period covered, `YYYY-MM-DD`.
+ */
+period_end: string | null, 
+/**
+ * The document's own date (an 8-K's date of report, a release's date), `YYYY-MM-DD`.
+ */
+date: string | null, unsure: Array<CardField>, corrected: Array<CardField>, source: CardSource, };
+
+export type DocumentRecord = { id: number, name: string, file_name: string, path: string, content_hash: string, page_count: number | null, pages_without_text: number | null, node_count: number | null, status: DocumentStatus, error: string | null, describer: string | null, warnings: string | null, 
+/**
+ * What the document says it is; none for documents ingested before cards.
+ */
+card: DocumentCard | null, 
+/**
+ * The language its text is in, as BM25 stems it; none if it could not be told or
+ * the library stems every document alike.
+ */
+language: string | null, added_at: string, updated_at: string, };
+
+/**
+ * One node of a document tree, exactly as it is stored as a point's payload.
+ */
+export type Node = { id: number, doc_id: number, file_name: string, parent_id: number, child_ids: Array<number>, 
+/**
+ * 0 for pages; a parent is one above its highest child.
+ */
+level: number, 
+/**
+ * 1-based and inclusive.
+ */
+page_start: number, page_end: number, description: string, keywords: Array<string>, 
+/**
+ * The document's card, on its root only: what a reader of the index (or another
+ * client of a shared Qdrant collection) needs to know which document a tree is.
+ */
+card?: DocumentCard | null, };
+
+export type DocumentTree = { document: DocumentRecord, root_id: number | null, nodes: Array<Node>, };
+
+export type Strategy = { "name": "flat", k: number, } | { "name": "branch", roots: number, } | { "name": "beam", width: number, } | { "name": "knee", max_roots: number, } | { "name": "sensitive-knee", sensitivity: number, max_roots: number, } | { "name": "largest-gap", max_roots: number, } | { "name": "collapsed-tree", depth: number, } | { "name": "proxy-pointer", proxies: number, };
+
+/**
+ * How [`Fusion`] combines the two rankings (see [`fusion`] for the formulas).
+ */
+export type FusionMethod = "rrf" | "dbsf" | "min-max";
+
+/**
+ * How the dense and the sparse ranking of the same candidates become one.
+ */
+export type Fusion = { 
+/**
+ * Missing from JSON (settings and history written before there was a choice)
+ * means RRF, the only fusion there was.
+ */
+method: FusionMethod, 
+/**
+ * RRF's `k`: `score = Σ w / (k + rank)`, ranks from 0. Unused by the other methods.
+ */
+rrf_k: number, dense_weight: number, sparse_weight: number, };
+
+/**
+ * How a section (a parent or a root) is scored when a step ranks it.
+ */
+export type SectionScoring = "own-text" | "best-page";
+
+export type SearchSettings = { fusion: Fusion, 
+/**
+ * Fusion for the first step, over the documents' roots (e.g. keywords first to find
+ * the right filing); `fusion` otherwise.
+ */
+root_fusion?: Fusion | null, 
+/**
+ * Largest context, in LLM tokens; the lowest-scored nodes go first.
+ */
+token_budget: number | null, 
+/**
+ * A selected section wider than this many pages is narrowed to its best pages
+ * (ranked in one more hybrid query, cut at the knee); none keeps whole sections.
+ * Missing from JSON means the default, so that clients that do not know the field
+ * (the app's settings) get page-precise contexts; an explicit null turns it off.
+ */
+max_node_pages?: number | null, 
+/**
+ * Restrict the search to these documents (ids); all ready documents otherwise.
+ */
+documents: Array<number> | null, 
+/**
+ * Read organisations, periods and kinds of document in the question and use the
+ * documents' cards at the first step (see [`crate::card::question`]). Only over the
+ * whole library: a search told its documents has nothing to choose.
+ */
+query_analysis?: boolean, 
+/**
+ * How sections are scored by the tree strategies. Missing from JSON means the
+ * default.
+ */
+section_scoring: SectionScoring, };
+
+export type ScoredNode = { id: number, score: number, };
+
+/**
+ * One step of a search, as the UI draws it.
+ */
+export type TraceStep = { label: string, 
+/**
+ * Every candidate ranked in this step, best first.
+ */
+candidates: Array<ScoredNode>, 
+/**
+ * Where the knee was found in `candidates`, for the knee strategies.
+ */
+knee_index: number | null, 
+/**
+ * How many candidates survived the cut (all of them when there is no cut).
+ */
+kept: number, eliminated: Array<number>, 
+/**
+ * The beam (or selection) after this step.
+ */
+beam: Array<number>, };
+
+/**
+ * A node the strategy chose, with what a person needs to cite it.
+ */
+export type SelectedNode = { id: number, doc_id: number, file_name: string, level: number, page_start: number, page_end: number, score: number, };
+
+export type ContextPage = { doc_id: number, file_name: string, 
+/**
+ * 1-based.
+ */
+page: number, tokens: number, };
+
+export type Context = { text: string, pages: Array<ContextPage>, tokens: number, tokenizer: string, 
+/**
+ * Nodes left out to fit the token budget, lowest score first.
+ */
+dropped_nodes: Array<number>, 
+/**
+ * Set when the budget cut the context, in words.
+ */
+truncation: string | null, };
+
+export type FinancialStatement = "balance-sheet" | "income-statement" | "cash-flows";
+
+export type SearchResult = { question: string, strategy: Strategy, settings: SearchSettings, selected: Array<SelectedNode>, context: Context, 
+/**
+ * Time to embed the question.
+ */
+embed_ms: number, 
+/**
+ * Time of the search itself, without embedding.
+ */
+search_ms: number, 
+/**
+ * Everything: embedding, search and context assembly.
+ */
+latency_ms: number, store_queries: number, trace: Array<TraceStep>, stopped_because: string, 
+/**
+ * What the question named and how the first step used it.
+ */
+analysis: QuestionAnalysis | null, 
+/**
+ * The financial statements the question asks about, whose pages were ranked up.
+ */
+statements?: Array<FinancialStatement>, };
+
+/**
+ * What was recognised in a question, and how the search used it.
+ */
+export type QuestionAnalysis = { 
+/**
+ * Organisations named, as the library's cards name them.
+ */
+organizations: Array<string>, 
+/**
+ * Fiscal or calendar years named, in the order they appear.
+ */
+years: Array<number>, quarters: Array<number>, kinds: Array<DocumentKind>, 
+/**
+ * Dates named (`YYYY-MM-DD`).
+ */
+dates: Array<string>, 
+/**
+ * The documents the search was restricted to, when an organisation was named
+ * unambiguously.
+ */
+filter: Array<number> | null, 
+/**
+ * Documents ranked up at the first step, with their boosts, best first.
+ */
+boosts: Array<[number, number]>, 
+/**
+ * How the analysis was used, in words, for the trace.
+ */
+note: string, };
+
+/**
+ * Every strategy that ran on one question, and why the others did not.
+ */
+export type CompareResult = { results: Array<SearchResult>, 
+/**
+ * "strategy: reason", one per strategy that could not run.
+ */
+skipped: Array<string>, };
+
+export type Citation = { 
+/**
+ * The document's name as written (a `.pdf` suffix is dropped).
+ */
+document: string, page: number, };
+
+/**
+ * What validation did to an answer.
+ */
+export type CheckedAnswer = { 
+/**
+ * The answer with citations of pages outside the context removed.
+ */
+text: string, 
+/**
+ * Valid citations, in order of first appearance.
+ */
+citations: Array<Citation>, 
+/**
+ * Citations that pointed outside the context, as written.
+ */
+removed: Array<string>, 
+/**
+ * True when the answer cites nothing at all.
+ */
+uncited: boolean, };
+
+export type AskOutcome = { run_id: number, conversation_id: number, search: SearchResult, answer: CheckedAnswer, 
+/**
+ * None when no model is configured (the answer is extractive).
+ */
+model: string | null, first_token_ms: number | null, total_ms: number, notes: Array<string>, };
+
+export type AnswerRecord = { text: string, citations: Array<Citation>, removed: Array<string>, uncited: boolean, model: string | null, first_token_ms: number | null, total_ms: number | null, };
+
+export type RunKind = "search" | "compare" | "ask" | "bench";
+
+export type RunRecord = { id: number, kind: RunKind, conversation_id: number | null, question: string, strategy: string | null, settings: unknown, selected: unknown, pages: unknown, trace?: TraceStep[], metrics: unknown, context_tokens: number | null, latency_ms: number | null, embed_ms: number | null, status: string, error: string | null, created_at: string, answer: AnswerRecord | null, };
+
+export type QdrantMode = "embedded" | "remote";
+
+/**
+ * How a library's collection is spread over a cluster. The defaults suit one server;
+ * README.md gives the values for a three-node cluster.
+ */
+export type ClusterSettings = { 
+/**
+ * Shards of the collection; none lets the server choose (one per node).
+ */
+shard_number: number | null, 
+/**
+ * Copies of each shard.
+ */
+replication_factor: number, 
+/**
+ * Copies that must confirm a write before it counts.
+ */
+write_consistency_factor: number, };
+
+export type StrategyDefaults = { strategies: Array<Strategy>, fusion: Fusion, token_budget: number | null, };
+
+/**
+ * The model that makes a library's dense vectors. A library keeps the model it was
+ * made with: vectors of two models cannot be compared.
+ */
+export type DenseModel = "minilm" | "e5-small";
+
+/**
+ * The UI's settings form, both ways.
+ */
+export type AppSettings = { llm_base_url: string | null, llm_model: string | null, 
+/**
+ * Write-only: sent by the UI when the field is filled, never sent back.
+ */
+llm_api_key: string | null, llm_key_storage: string, 
+/**
+ * Seconds one answer may take (the library's setting).
+ */
+llm_answer_deadline_secs: number, embedding_model_dir: string | null, 
+/**
+ * Read-only: the name of the model that made the library's dense vectors.
+ */
+embedding_model?: string, 
+/**
+ * The library's dense model (`minilm` or `e5-small`). Saving another one records
+ * it in a library without documents and re-embeds one with documents; none keeps it.
+ */
+dense_model?: DenseModel | null, qdrant_mode: QdrantMode, qdrant_url: string | null, 
+/**
+ * Write-only, as the LLM key.
+ */
+qdrant_api_key: string | null, qdrant_key_storage: string, 
+/**
+ * How a collection made by switching to a server is spread over its nodes.
+ */
+qdrant_cluster: ClusterSettings, defaults: StrategyDefaults, };
+
+/**
+ * One sentence a server, or none when its key would not cross the network in clear.
+ */
+export type KeyWarnings = { llm: string | null, qdrant: string | null, };
+
+export type ConnectionTest = { ok: boolean, message: string, latency_ms: number | null, };
+
+export type Stage = "reading" | "describing" | "summarising" | "embedding" | "indexing";
+
+export type IngestProgress = { file: string, stage: Stage, done: number, total: number, };
+
+export type IngestFinished = { file: string, document: DocumentRecord | null, error: string | null, warnings: Array<string>, };
+
+/**
+ * One piece of a streamed answer; snake_case like every other payload.
+ */
+export type AskToken = { request_id: string, piece: string, };
+
+export type LibraryDropped = { paths: Array<string>, };
+
+export type DownloadFinished = { path: string | null, ok: boolean, };
