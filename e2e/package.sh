@@ -78,6 +78,15 @@ if ! grep -q "using the assets installed with the app" "$work/driver.log"; then
   exit 1
 fi
 
+# The log file: written where About said, and without what was asked or read.
+log="$(find "$home" -name 'pagetree.*.log' -print -quit)"
+[ -n "$log" ] && grep -q "PageTree starting" "$log" \
+  || { echo "package-test: no log file with the app's start in $home" >&2; exit 1; }
+if grep -q -e "Richard A. Johnson" -e "Abstentions" "$log"; then
+  echo "package-test: the log ($log) holds the question or the document's text" >&2
+  exit 1
+fi
+
 for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
 wait 2>/dev/null || true
 pids=()

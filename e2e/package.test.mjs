@@ -77,3 +77,18 @@ packageTest('a question is answered from the pages, with citations, and no model
   assert.match(await citation.getText(), new RegExp(`${FILING_NAME} p\\.\\d+`));
   await shot('package-03-answer.png');
 });
+
+packageTest('About names the version, the package\'s assets and the log folder', async () => {
+  await (await browser.$('[data-testid="about-open"]')).click();
+  const about = await browser.$('[data-testid="about"]');
+  await about.waitForDisplayed({ timeout: 10_000 });
+  const text = await about.getText();
+  assert.match(text, /^PageTree \d+\.\d+\.\d+/);
+  assert.match(text, /Assets: \/usr\/lib\/PageTree\/assets/);
+  assert.match(text, /pypdfium2 \d/);
+  assert.match(await (await browser.$('[data-testid="about-log-folder"]')).getText(), /logs$/);
+  await shot('package-04-about.png');
+  await (await about.$('button=Close')).click();
+  await about.waitForExist({ reverse: true, timeout: 10_000 });
+});
+

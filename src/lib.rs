@@ -1,6 +1,9 @@
 //! PageTree engine: PDF libraries indexed as page trees, searched with adaptive
 //! hierarchical retrieval. The desktop shell and the CLI are thin layers over this crate.
 
+/// The version of PageTree (the engine, the CLI and the app share it).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub mod assets;
 pub mod card;
 pub mod catalog;

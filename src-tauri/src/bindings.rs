@@ -71,6 +71,8 @@ mod tests {
             crate::app_settings::AppSettings,
             crate::key_warnings::KeyWarnings,
             crate::llm::ConnectionTest,
+            pagetree::assets::PinnedAsset,
+            crate::about::About,
             ingest::Stage,
             crate::ingest_queue::IngestProgress<'static>,
             crate::ingest_queue::IngestFinished,

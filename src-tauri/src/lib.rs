@@ -1,6 +1,7 @@
 //! PageTree's desktop shell: opens the library, answers the UI's commands, and turns
 //! ingestion progress, streamed answers and file drops into events.
 
+mod about;
 mod app_settings;
 mod bindings;
 mod commands;
@@ -10,6 +11,7 @@ mod ingest_queue;
 mod key_warnings;
 mod keys;
 mod llm;
+mod logging;
 mod state;
 
 use std::sync::Arc;
@@ -17,6 +19,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use tauri::{DragDropEvent, Emitter, Manager, WindowEvent};
 
+use crate::about::StartFacts;
 use crate::ingest_queue::IngestQueue;
 use crate::keys::KeyStore;
 use crate::state::{AppState, OpenLibrary};
@@ -31,17 +34,11 @@ pub(crate) struct Dropped {
 }
 
 pub fn run() -> tauri::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,pagetree=info".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
-
     tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
+            let log_folder = logging::init(app.path().app_log_dir().ok().as_deref());
+            tracing::info!(version = pagetree::VERSION, "PageTree starting");
             let keys = Arc::new(KeyStore::llm());
             let qdrant_keys = Arc::new(KeyStore::qdrant());
             // Read on this thread: the keyring may block, and no runtime is running here.
@@ -51,6 +48,10 @@ pub fn run() -> tauri::Result<()> {
             if let Some(dir) = &bundled {
                 tracing::info!(dir = %dir.display(), "using the assets installed with the app");
             }
+            let start = StartFacts {
+                bundled_assets: bundled.clone(),
+                log_folder,
+            };
             let open =
                 tauri::async_runtime::block_on(state::open_library(api_key, qdrant_key, bundled))
                     .map(|library| {
@@ -63,7 +64,7 @@ pub fn run() -> tauri::Result<()> {
             if let Err(why) = &open {
                 tracing::error!(%why, "the library could not be opened");
             }
-            app.manage(AppState::new(open, keys, qdrant_keys));
+            app.manage(AppState::new(open, keys, qdrant_keys, start));
             // Built here rather than in tauri.conf.json to route downloads.
             tauri::WebviewWindowBuilder::new(app, "main", tauri::WebviewUrl::default())
                 .title("PageTree")
@@ -103,6 +104,7 @@ pub fn run() -> tauri::Result<()> {
             commands::settings::save_settings,
             commands::settings::test_llm_connection,
             commands::settings::settings_warnings,
+            commands::settings::about,
         ])
         .run(tauri::generate_context!())
 }

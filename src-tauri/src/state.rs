@@ -9,6 +9,7 @@ use pagetree::library::{Library, OpenOptions, QdrantOptions};
 use pagetree::secret::ApiKey;
 use tokio::sync::{RwLock, RwLockWriteGuard};
 
+use crate::about::StartFacts;
 use crate::app_settings::{filled, Preferences};
 use crate::error::{CommandError, CommandResult};
 use crate::ingest_queue::IngestQueue;
@@ -25,6 +26,7 @@ pub struct AppState {
     open: Result<OpenLibrary, String>,
     pub keys: Arc<KeyStore>,
     pub qdrant_keys: Arc<KeyStore>,
+    pub start: StartFacts,
 }
 
 /// Saving settings waits this long for running work (an ingestion, an answer) to let
@@ -36,11 +38,13 @@ impl AppState {
         open: Result<OpenLibrary, String>,
         keys: Arc<KeyStore>,
         qdrant_keys: Arc<KeyStore>,
+        start: StartFacts,
     ) -> Self {
         Self {
             open,
             keys,
             qdrant_keys,
+            start,
         }
     }
 

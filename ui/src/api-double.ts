@@ -316,11 +316,14 @@ type Handlers = { [C in CommandName]: (args: CommandArgs<C>) => Promise<CommandR
 export interface DemoOptions {
   /** Multiplies every simulated delay: 1 feels like the app, 0 answers at once (tests). */
   speed?: number;
+  /** What `about` says is missing, as the shell does when an asset cannot be found. */
+  assetsProblem?: string;
 }
 
 export class DemoBackend implements Transport {
   readonly demo = true;
   private readonly speed: number;
+  private readonly assetsProblem: string | null;
   private docs: DemoDoc[] = [];
   private nextDocId = 1;
   private runs: RunRecord[] = [];
@@ -349,6 +352,7 @@ export class DemoBackend implements Transport {
 
   constructor(options: DemoOptions = {}) {
     this.speed = options.speed ?? 1;
+    this.assetsProblem = options.assetsProblem ?? null;
     for (const content of DEMO_DOCUMENTS) this.addDocument(content, 'ready');
     this.seedHistory();
   }
@@ -554,6 +558,19 @@ export class DemoBackend implements Transport {
       return {
         llm: inClear('LLM', settings.llm_base_url, settings.llm_api_key),
         qdrant: settings.qdrant_mode === 'remote' ? inClear('Qdrant', settings.qdrant_url, settings.qdrant_api_key) : null,
+      };
+    },
+    about: async () => {
+      await this.wait(10);
+      return {
+        version: 'demo',
+        assets: [
+          { name: 'PDFium', package: 'pypdfium2', version: 'demo' },
+          { name: 'ONNX Runtime', package: 'onnxruntime', version: 'demo' },
+        ],
+        assets_folder: null,
+        assets_problem: this.assetsProblem,
+        log_folder: null,
       };
     },
     test_llm_connection: async ({ settings }) => {

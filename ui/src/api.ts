@@ -16,6 +16,7 @@
 // ---------------------------------------------------------------------------------------
 
 import type {
+  About,
   AppSettings,
   AskOutcome,
   AskToken,
@@ -94,6 +95,7 @@ export interface Commands {
   save_settings: { args: { settings: AppSettings }; result: AppSettings };
   test_llm_connection: { args: { settings: AppSettings }; result: ConnectionTest };
   settings_warnings: { args: { settings: AppSettings }; result: KeyWarnings };
+  about: { args: Record<string, never>; result: About };
 }
 
 export type CommandName = keyof Commands;
@@ -237,6 +239,7 @@ export const api = {
   saveSettings: (settings: AppSettings) => call('save_settings', { settings }),
   testLlmConnection: (settings: AppSettings) => call('test_llm_connection', { settings }),
   settingsWarnings: (settings: AppSettings) => call('settings_warnings', { settings }),
+  about: () => call('about', none),
 };
 
 // Page images are the heaviest calls (a PNG rendered by PDFium per page): keep the

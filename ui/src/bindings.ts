@@ -351,6 +351,33 @@ export type KeyWarnings = { llm: string | null, qdrant: string | null, };
 
 export type ConnectionTest = { ok: boolean, message: string, latency_ms: number | null, };
 
+/**
+ * One of the run-time assets, as `scripts/assets.txt` pins it.
+ */
+export type PinnedAsset = { 
+/**
+ * What it is, for a person.
+ */
+name: string, 
+/**
+ * The PyPI package it comes from, and that package's pinned version.
+ */
+package: string, version: string, };
+
+export type About = { version: string, assets: Array<PinnedAsset>, 
+/**
+ * Where PDFium, ONNX Runtime and the models were found.
+ */
+assets_folder: string | null, 
+/**
+ * Why PDFs cannot be read yet: which file is missing and how to get it.
+ */
+assets_problem: string | null, 
+/**
+ * Where the log files are; none when the log goes to standard error only.
+ */
+log_folder: string | null, };
+
 export type Stage = "reading" | "describing" | "summarising" | "embedding" | "indexing";
 
 export type IngestProgress = { file: string, stage: Stage, done: number, total: number, };

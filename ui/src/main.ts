@@ -5,6 +5,7 @@ import './style.css';
 import { errorMessage, isDemo, onIngestFinished, onIngestProgress, onLibraryDropped } from './api';
 import { bus, currentView, state, VIEWS, type ViewName } from './app';
 import { h, svg } from './dom';
+import { openAbout } from './views/about';
 import { createAskView } from './views/ask';
 import { createCompareView } from './views/compare';
 import { createHistoryView, showHistory } from './views/history';
@@ -91,6 +92,12 @@ function build(): void {
     theme = theme === 'system' ? 'light' : theme === 'light' ? 'dark' : 'system';
     applyTheme(theme, themeButton);
   });
+  const aboutButton = h(
+    'button',
+    { type: 'button', class: 'secondary small', 'data-testid': 'about-open', title: 'Version, assets and log' },
+    'About',
+  );
+  aboutButton.addEventListener('click', () => void openAbout(aboutButton));
   const main = h('main', { id: 'main', tabindex: -1 });
   for (const [name, el] of Object.entries(views)) {
     el.hidden = true;
@@ -110,6 +117,7 @@ function build(): void {
       h('h1', {}, logo(), 'PageTree'),
       badge,
       h('div', { class: 'spacer' }),
+      aboutButton,
       themeButton,
     ),
     nav,

@@ -194,3 +194,10 @@ pub async fn settings_warnings(
     };
     Ok(key_warnings(&settings, stored))
 }
+
+/// Help → About: the version, the assets and where they are (or which one is missing
+/// and how to get it), and the log folder.
+#[tauri::command]
+pub fn about(state: State<'_, AppState>) -> crate::about::About {
+    crate::about::about(&state.start)
+}

@@ -6,6 +6,7 @@ import { busy, h, replace } from '../dom';
 import { documentForFile, formatDate, isPdfName, overallProgress, progressText } from '../format';
 import { editCard } from './card-editor';
 import { cardLine } from './card-view';
+import { createAssetsBanner } from './about';
 import { confirmDialog } from './dialogs';
 
 /** Outcomes of finished ingestions worth keeping on screen: errors and warnings, by file. */
@@ -322,6 +323,7 @@ export function createLibraryView(): HTMLElement {
     'section',
     { class: 'view library', 'aria-labelledby': 'library-title' },
     h('h2', { id: 'library-title', tabindex: -1 }, 'Library'),
+    createAssetsBanner(),
     zone,
     h('div', { class: 'ingest-bar' }, ingestStatus, cancelAll),
     message,

@@ -320,8 +320,11 @@ export function createSettingsView(): HTMLElement {
       h('legend', {}, 'Language model'),
       h(
         'p',
-        { class: 'hint' },
-        'Any OpenAI-compatible server. Without one, answers are the most relevant passages and proxy-pointer is skipped.',
+        { class: 'hint', 'data-testid': 'llm-needed' },
+        'Written answers need a language model: any OpenAI-compatible endpoint, such as a local Ollama ' +
+          '(http://127.0.0.1:11434/v1) or llama.cpp server (http://127.0.0.1:8080/v1), or OpenAI with an API key ' +
+          '(https://api.openai.com/v1). Without one, search, comparisons and the tree work as they are, answers are ' +
+          'the most relevant passages of the pages found, with citations, and proxy-pointer is skipped.',
       ),
       field('Base URL', baseUrl),
       llmKeyWarning,
