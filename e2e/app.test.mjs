@@ -5,9 +5,8 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { remote } from 'webdriverio';
-import { ask, attach, count, dropFiles, go, paintedImages, rows, shot, sleep, xdotool } from './window.mjs';
+import { readFileSync } from 'node:fs';
+import { ask, count, dropFiles, go, paintedImages, rows, shot, sleep, testWithScreenshot, closeWindow, openWindow, xdotool } from './window.mjs';
 
 const env = (name) => {
   const value = process.env[name];
@@ -35,36 +34,12 @@ const QUESTION = 'How many votes against did Richard A. Johnson receive as a boa
 const LONG = 240_000;
 
 let browser;
-
 before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await remote({
-    hostname: '127.0.0.1',
-    port: DRIVER_PORT,
-    logLevel: 'warn',
-    connectionRetryCount: 3,
-    capabilities: { 'tauri:options': { application: APP } },
-  });
-  await browser.setTimeout({ implicit: 0 });
-  attach(browser, { shots: SHOTS, long: LONG });
+  browser = await openWindow({ app: APP, port: DRIVER_PORT, shots: SHOTS, long: LONG });
 });
+after(closeWindow);
 
-after(async () => {
-  await browser?.deleteSession().catch(() => {});
-});
-
-/** A test that, when it fails, leaves a screenshot named after itself. */
-function e2eTest(name, body) {
-  test(name, async () => {
-    try {
-      await body();
-    } catch (err) {
-      const file = `FAILED-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}.png`;
-      await shot(file).catch(() => {});
-      throw err;
-    }
-  });
-}
+const e2eTest = (name, body) => testWithScreenshot(name, body);
 
 async function saveSettings() {
   await (await browser.$('[data-testid="settings-save"]')).click();

@@ -39,13 +39,10 @@ echo "package-test: installing $(basename "$deb")"
 $sudo dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; exit 1; }
 [ -x "$app" ] || { echo "package-test: the package did not install $app" >&2; exit 1; }
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=harness.sh
+source "$here/harness.sh"
 
-display=":$((90 + RANDOM % 100))"
-Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
-pids+=($!)
-export DISPLAY="$display"
-for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+start_display
 
 # A user who has never run PageTree: a home of their own, and nothing that points the
 # app anywhere else.
@@ -54,12 +51,7 @@ mkdir -p "$home"
 unset PAGETREE_ASSETS PAGETREE_LIBRARY PAGETREE_MODEL_DIR PAGETREE_LLM_URL XDG_DATA_HOME XDG_CONFIG_HOME XDG_CACHE_HOME
 export HOME="$home"
 
-driver_port="$(free_port)"
-native_port="$(free_port)"
-"$driver" --port "$driver_port" --native-port "$native_port" --native-driver /usr/bin/WebKitWebDriver \
-  >"$work/driver.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$driver_port/status" >/dev/null && break; sleep 0.1; done
+start_driver
 
 mkdir -p "$shots"
 cd "$here"

@@ -3,11 +3,9 @@
 // package (no checkout, no scripts/setup.sh assets, no settings). package.sh installs
 // the package, runs this and uninstalls it.
 
-import { after, before, test } from 'node:test';
+import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { remote } from 'webdriverio';
-import { ask, attach, count, dropFiles, rows, shot } from './window.mjs';
+import { ask, count, dropFiles, rows, shot, testWithScreenshot, closeWindow, openWindow } from './window.mjs';
 
 const env = (name) => {
   const value = process.env[name];
@@ -23,34 +21,12 @@ const FILING_NAME = 'FOOTLOCKER_2022_8K_dated-2022-05-20';
 const LONG = 240_000;
 
 let browser;
-
 before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await remote({
-    hostname: '127.0.0.1',
-    port: DRIVER_PORT,
-    logLevel: 'warn',
-    connectionRetryCount: 3,
-    capabilities: { 'tauri:options': { application: APP } },
-  });
-  await browser.setTimeout({ implicit: 0 });
-  attach(browser, { shots: SHOTS, long: LONG });
+  browser = await openWindow({ app: APP, port: DRIVER_PORT, shots: SHOTS, long: LONG });
 });
+after(closeWindow);
 
-after(async () => {
-  await browser?.deleteSession().catch(() => {});
-});
-
-function packageTest(name, body) {
-  test(name, async () => {
-    try {
-      await body();
-    } catch (err) {
-      await shot(`package-FAILED-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}.png`).catch(() => {});
-      throw err;
-    }
-  });
-}
+const packageTest = (name, body) => testWithScreenshot(name, body, 'package-');
 
 packageTest('the installed app opens on a new, empty library', async () => {
   await (await browser.$('[data-testid="doc-list"]')).waitForExist({ timeout: 60_000 });

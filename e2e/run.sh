@@ -30,13 +30,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=harness.sh
+source "$here/harness.sh"
 
-display=":$((90 + RANDOM % 100))"
-Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
-pids+=($!)
-export DISPLAY="$display"
-for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+start_display
 
 llm_port="$(free_port)"
 "$llama" -m "$assets/llm/SmolLM2-135M-Instruct.Q4_1.gguf" --host 127.0.0.1 --port "$llm_port" \
@@ -52,12 +49,7 @@ echo "XDG_DOWNLOAD_DIR=\"$work/downloads\"" >"$work/config/user-dirs.dirs"
 export XDG_CONFIG_HOME="$work/config"
 head -c 4000 "$filing" >"$work/truncated-filing.pdf"
 
-driver_port="$(free_port)"
-native_port="$(free_port)"
-"$driver" --port "$driver_port" --native-port "$native_port" --native-driver /usr/bin/WebKitWebDriver \
-  >"$work/driver.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$driver_port/status" >/dev/null && break; sleep 0.1; done
+start_driver
 
 mkdir -p "$shots"
 cd "$here"

@@ -2,13 +2,48 @@
 // drop files from a real drag source, ask. Shared by app.test.mjs (the window built
 // from the sources) and package.test.mjs (the installed package).
 
+import { test } from 'node:test';
 import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { remote } from 'webdriverio';
 
 let browser;
 let SHOTS;
 let LONG;
+
+/** Opens the window of `app` through tauri-driver on `port`; the helpers below act on it. */
+export async function openWindow({ app, port, shots, long }) {
+  mkdirSync(shots, { recursive: true });
+  const session = await remote({
+    hostname: '127.0.0.1',
+    port,
+    logLevel: 'warn',
+    connectionRetryCount: 3,
+    capabilities: { 'tauri:options': { application: app } },
+  });
+  await session.setTimeout({ implicit: 0 });
+  attach(session, { shots, long });
+  return session;
+}
+
+export async function closeWindow() {
+  await browser?.deleteSession().catch(() => {});
+}
+
+/** A test that, when it fails, leaves a screenshot named after itself (after `prefix`). */
+export function testWithScreenshot(name, body, prefix = '') {
+  test(name, async () => {
+    try {
+      await body();
+    } catch (err) {
+      const file = `${prefix}FAILED-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}.png`;
+      await shot(file).catch(() => {});
+      throw err;
+    }
+  });
+}
 
 /** Points the helpers at a WebDriver session, its screenshot folder and its longest wait. */
 export function attach(session, { shots, long }) {
