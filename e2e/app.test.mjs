@@ -80,6 +80,17 @@ async function openPage(link) {
   });
 }
 
+/** Closes the page viewer with Escape and waits until it is gone, so that the next
+ * screenshot shows the view under it. */
+async function closeViewer() {
+  await browser.keys('Escape');
+  await (await browser.$('[data-testid="page-viewer"]')).waitForDisplayed({
+    reverse: true,
+    timeout: 10_000,
+    timeoutMsg: 'Escape did not close the page viewer',
+  });
+}
+
 e2eTest('the window opens on the real (empty) library, not the demo data', async () => {
   await (await browser.$('[data-testid="doc-list"]')).waitForExist({ timeout: 60_000 });
   const badge = await browser.$('[data-testid="demo-badge"]');
@@ -192,8 +203,9 @@ e2eTest('a question is answered by the local model, with its pages one click awa
     link = await answer.$('details.settings-used .chips button');
   }
   await openPage(link);
+  assert.doesNotMatch(await (await browser.$('[data-testid="page-viewer"]')).getText(), /Loading page/);
   await shot('07-ask-local-model.png');
-  await browser.keys('Escape');
+  await closeViewer();
 });
 
 e2eTest('without a model, the answer quotes its pages and a citation opens the cited passage', async () => {
@@ -215,7 +227,7 @@ e2eTest('without a model, the answer quotes its pages and a citation opens the c
     timeoutMsg: 'the cited passage is not highlighted',
   });
   await shot('08-cited-page.png');
-  await browser.keys('Escape');
+  await closeViewer();
 });
 
 e2eTest('history finds the question and shows its runs', async () => {
@@ -239,6 +251,7 @@ e2eTest('history finds the question and shows its runs', async () => {
   assert.ok(savedText.startsWith(`Saved to ${DOWNLOADS}/pagetree-history-`), savedText);
   const markdown = readFileSync(savedText.slice('Saved to '.length), 'utf8');
   assert.match(markdown, /Richard A\. Johnson/);
+  assert.equal(await (await browser.$('[data-testid="page-viewer"]')).isDisplayed(), false, 'a dialog covers History');
   await shot('09-history.png');
 });
 
