@@ -94,13 +94,12 @@ impl Assets {
             )?,
         })
     }
-}
 
-impl Assets {
-    /// The folder the assets were found in: PDFium's (the others are beside it unless
-    /// a folder of their own was given).
+    /// The folder the assets were found in: the one PDFium is in (the others are beside
+    /// it unless a model folder of its own was given).
     pub fn folder(&self) -> Option<&Path> {
-        self.pdfium_library.ancestors().nth(2)
+        let depth = Path::new(PDFIUM_LIBRARY).components().count();
+        self.pdfium_library.ancestors().nth(depth)
     }
 
     fn e5_engine(&self) -> Result<PathBuf, AssetError> {
@@ -229,6 +228,23 @@ fn check_model_dir(dir: &Path) -> Result<(), AssetError> {
 mod tests {
     use super::*;
 
+    /// Assets that know only where to look for the others.
+    fn only_roots(root: &Path) -> Assets {
+        Assets {
+            pdfium_library: PathBuf::new(),
+            onnxruntime_library: PathBuf::new(),
+            model_dir: PathBuf::new(),
+            roots: vec![root.to_path_buf()],
+        }
+    }
+
+    #[test]
+    fn the_folder_is_the_one_pdfium_was_found_in() {
+        let mut assets = only_roots(Path::new("/nowhere"));
+        assets.pdfium_library = Path::new("/usr/lib/PageTree/assets").join(PDFIUM_LIBRARY);
+        assert_eq!(assets.folder(), Some(Path::new("/usr/lib/PageTree/assets")));
+    }
+
     #[test]
     fn missing_assets_name_the_places_searched_and_the_fix() {
         let empty = tempfile::tempdir().expect("temp dir");
@@ -243,12 +259,7 @@ mod tests {
     #[test]
     fn a_missing_e5_engine_names_the_file_and_the_command() {
         let empty = tempfile::tempdir().expect("temp dir");
-        let assets = Assets {
-            pdfium_library: PathBuf::new(),
-            onnxruntime_library: PathBuf::new(),
-            model_dir: PathBuf::new(),
-            roots: vec![empty.path().to_path_buf()],
-        };
+        let assets = only_roots(empty.path());
         let message = assets.e5().expect_err("nothing is there").to_string();
         assert!(message.contains("libe5.so"), "{message}");
         assert!(message.contains("scripts/setup.sh"), "{message}");
@@ -257,12 +268,7 @@ mod tests {
     #[test]
     fn the_avx2_engine_is_chosen_only_where_the_processor_runs_it() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let assets = Assets {
-            pdfium_library: PathBuf::new(),
-            onnxruntime_library: PathBuf::new(),
-            model_dir: PathBuf::new(),
-            roots: vec![dir.path().to_path_buf()],
-        };
+        let assets = only_roots(dir.path());
         let portable = dir.path().join(E5_ENGINE_LIBRARY);
         let avx2 = dir.path().join(E5_ENGINE_LIBRARY_AVX2);
         std::fs::create_dir_all(portable.parent().expect("a folder")).expect("mkdir");

@@ -2,18 +2,10 @@
 //! `--version` prints too), the assets it was built with and where it found them, and
 //! where its log is.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use pagetree::assets::{Assets, PinnedAsset};
+use pagetree::assets::PinnedAsset;
 use serde::Serialize;
-
-/// What the app found when it started, for the About box.
-#[derive(Debug, Clone, Default)]
-pub struct StartFacts {
-    /// The installed package's assets, when it has them.
-    pub bundled_assets: Option<PathBuf>,
-    pub log_folder: Option<PathBuf>,
-}
 
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -28,21 +20,19 @@ pub struct About {
     pub log_folder: Option<String>,
 }
 
-pub fn about(facts: &StartFacts) -> About {
-    let (assets_folder, assets_problem) =
-        match Assets::locate(facts.bundled_assets.as_deref(), None) {
-            Ok(assets) => (assets.folder().map(|dir| dir.display().to_string()), None),
-            Err(err) => (None, Some(err.to_string())),
-        };
+/// About, from where the library found its assets (or why it could not) and the log
+/// folder.
+pub fn about(assets: Result<Option<PathBuf>, String>, log_folder: Option<&Path>) -> About {
+    let (assets_folder, assets_problem) = match assets {
+        Ok(folder) => (folder.map(|dir| dir.display().to_string()), None),
+        Err(problem) => (None, Some(problem)),
+    };
     About {
-        version: env!("CARGO_PKG_VERSION").to_string(),
+        version: pagetree::VERSION.to_string(),
         assets: pagetree::assets::pinned_assets(),
         assets_folder,
         assets_problem,
-        log_folder: facts
-            .log_folder
-            .as_ref()
-            .map(|dir| dir.display().to_string()),
+        log_folder: log_folder.map(|dir| dir.display().to_string()),
     }
 }
 
@@ -51,26 +41,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn about_names_the_version_the_pinned_assets_and_a_missing_one() {
-        let empty = tempfile::tempdir().expect("temp dir");
-        // An empty folder first, then wherever scripts/setup.sh put the assets.
-        let facts = StartFacts {
-            bundled_assets: Some(empty.path().to_path_buf()),
-            log_folder: Some(PathBuf::from("/logs")),
-        };
-        let about = about(&facts);
-        assert_eq!(about.version, env!("CARGO_PKG_VERSION"));
+    fn the_app_reports_the_version_the_cli_does() {
+        let about = about(Ok(None), None);
         assert_eq!(
             about.version,
-            pagetree::VERSION,
-            "one version for the app and the CLI"
+            env!("CARGO_PKG_VERSION"),
+            "one workspace version for the engine, the CLI and the app"
         );
         assert!(about.assets.iter().any(|asset| asset.name == "PDFium"));
-        assert_eq!(about.log_folder.as_deref(), Some("/logs"));
-        match (&about.assets_folder, &about.assets_problem) {
-            (Some(folder), None) => assert!(!folder.starts_with(&*empty.path().to_string_lossy())),
-            (None, Some(problem)) => assert!(problem.contains("was not found"), "{problem}"),
-            other => panic!("either a folder or a problem: {other:?}"),
-        }
+    }
+
+    #[test]
+    fn about_says_where_the_assets_and_the_log_are_or_what_is_missing() {
+        let found = about(
+            Ok(Some(PathBuf::from("/usr/lib/PageTree/assets"))),
+            Some(Path::new("/logs")),
+        );
+        assert_eq!(
+            found.assets_folder.as_deref(),
+            Some("/usr/lib/PageTree/assets")
+        );
+        assert_eq!(found.assets_problem, None);
+        assert_eq!(found.log_folder.as_deref(), Some("/logs"));
+
+        let missing = about(Err("PDFium was not found".into()), None);
+        assert_eq!(missing.assets_folder, None);
+        assert_eq!(
+            missing.assets_problem.as_deref(),
+            Some("PDFium was not found")
+        );
+        assert_eq!(missing.log_folder, None);
     }
 }

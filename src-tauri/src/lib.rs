@@ -19,7 +19,6 @@ use std::sync::Arc;
 use serde::Serialize;
 use tauri::{DragDropEvent, Emitter, Manager, WindowEvent};
 
-use crate::about::StartFacts;
 use crate::ingest_queue::IngestQueue;
 use crate::keys::KeyStore;
 use crate::state::{AppState, OpenLibrary};
@@ -48,10 +47,6 @@ pub fn run() -> tauri::Result<()> {
             if let Some(dir) = &bundled {
                 tracing::info!(dir = %dir.display(), "using the assets installed with the app");
             }
-            let start = StartFacts {
-                bundled_assets: bundled.clone(),
-                log_folder,
-            };
             let open =
                 tauri::async_runtime::block_on(state::open_library(api_key, qdrant_key, bundled))
                     .map(|library| {
@@ -64,7 +59,7 @@ pub fn run() -> tauri::Result<()> {
             if let Err(why) = &open {
                 tracing::error!(%why, "the library could not be opened");
             }
-            app.manage(AppState::new(open, keys, qdrant_keys, start));
+            app.manage(AppState::new(open, keys, qdrant_keys, log_folder));
             // Built here rather than in tauri.conf.json to route downloads.
             tauri::WebviewWindowBuilder::new(app, "main", tauri::WebviewUrl::default())
                 .title("PageTree")

@@ -9,7 +9,6 @@ use pagetree::library::{Library, OpenOptions, QdrantOptions};
 use pagetree::secret::ApiKey;
 use tokio::sync::{RwLock, RwLockWriteGuard};
 
-use crate::about::StartFacts;
 use crate::app_settings::{filled, Preferences};
 use crate::error::{CommandError, CommandResult};
 use crate::ingest_queue::IngestQueue;
@@ -26,7 +25,8 @@ pub struct AppState {
     open: Result<OpenLibrary, String>,
     pub keys: Arc<KeyStore>,
     pub qdrant_keys: Arc<KeyStore>,
-    pub start: StartFacts,
+    /// Where the log files go, when they could be written (see `logging::init`).
+    pub log_folder: Option<PathBuf>,
 }
 
 /// Saving settings waits this long for running work (an ingestion, an answer) to let
@@ -38,13 +38,13 @@ impl AppState {
         open: Result<OpenLibrary, String>,
         keys: Arc<KeyStore>,
         qdrant_keys: Arc<KeyStore>,
-        start: StartFacts,
+        log_folder: Option<PathBuf>,
     ) -> Self {
         Self {
             open,
             keys,
             qdrant_keys,
-            start,
+            log_folder,
         }
     }
 

@@ -195,9 +195,19 @@ pub async fn settings_warnings(
     Ok(key_warnings(&settings, stored))
 }
 
-/// Help → About: the version, the assets and where they are (or which one is missing
-/// and how to get it), and the log folder.
+/// Help → About: the version, the assets and where the library found them (or which
+/// one is missing and how to get it), and the log folder.
 #[tauri::command]
-pub fn about(state: State<'_, AppState>) -> crate::about::About {
-    crate::about::about(&state.start)
+pub async fn about(state: State<'_, AppState>) -> CommandResult<crate::about::About> {
+    let assets = match state.library() {
+        Ok(library) => {
+            let library = library.read().await;
+            library
+                .assets()
+                .map(|assets| assets.folder().map(PathBuf::from))
+                .map_err(|err| CommandError::from(err).to_string())
+        }
+        Err(why) => Err(why.to_string()),
+    };
+    Ok(crate::about::about(assets, state.log_folder.as_deref()))
 }
