@@ -49,17 +49,18 @@ async function saveSettings() {
   });
 }
 
-/** Clicks a citation or page chip and waits for the viewer to show the drawn page. */
-async function openPage(link) {
-  // The chat keeps scrolling to its end while an answer settles; a click that lands
-  // during a scroll hits whatever moved under the pointer, so it is tried again.
+/**
+ * Scrolls `el` to the middle of the window and clicks it, again when something moved over
+ * it (the chat keeps scrolling while an answer settles; the header stays on top).
+ */
+async function clickInView(el, what) {
   let cover = '';
   for (let attempt = 0; attempt < 4; attempt += 1) {
     // In the page itself: WebKitWebDriver has no wheel actions for wdio's scrollIntoView.
-    await browser.execute((el) => el.scrollIntoView({ block: 'center' }), link);
+    await browser.execute((el) => el.scrollIntoView({ block: 'center' }), el);
     await sleep(250);
     try {
-      await link.click();
+      await el.click();
       cover = '';
       break;
     } catch (err) {
@@ -68,10 +69,15 @@ async function openPage(link) {
         const r = el.getBoundingClientRect();
         const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
         return `${top?.tagName}.${top?.className} over ${el.tagName}.${el.className} at ${Math.round(r.x)},${Math.round(r.y)}`;
-      }, link);
+      }, el);
     }
   }
-  if (cover) throw new Error(`the click on the page link kept being intercepted: ${cover}`);
+  if (cover) throw new Error(`the click on ${what} kept being intercepted: ${cover}`);
+}
+
+/** Clicks a citation or page chip and waits for the viewer to show the drawn page. */
+async function openPage(link) {
+  await clickInView(link, 'the page link');
   const viewer = await browser.$('[data-testid="page-viewer"]');
   await viewer.waitForDisplayed({ timeout: 60_000 });
   await browser.waitUntil(async () => (await paintedImages('[data-testid="page-viewer"]')) === 1, {
@@ -82,10 +88,13 @@ async function openPage(link) {
 
 /** Closes the page viewer with Escape and waits until it is gone, so that the next
  * screenshot shows the view under it. */
+/** Whether the page viewer dialog is open, read from the DOM (WebKitWebDriver's
+ * isDisplayed says false for an open modal <dialog>). */
+const viewerOpen = () => browser.execute(() => document.querySelector('[data-testid="page-viewer"]')?.open === true);
+
 async function closeViewer() {
   await browser.keys('Escape');
-  await (await browser.$('[data-testid="page-viewer"]')).waitForDisplayed({
-    reverse: true,
+  await browser.waitUntil(async () => !(await viewerOpen()), {
     timeout: 10_000,
     timeoutMsg: 'Escape did not close the page viewer',
   });
@@ -162,6 +171,47 @@ e2eTest('a comparison runs the strategies side by side on the real engine', asyn
     timeoutMsg: 'the knee column shows no pages',
   });
   await shot('05-compare.png');
+});
+
+e2eTest('the trace view draws where knee and flat went in the filing, and where they agree', async () => {
+  const tree = await browser.$('[data-testid="trace-tree"] svg.trace-tree');
+  await tree.waitForExist({ timeout: 30_000, timeoutMsg: 'no trace tree' });
+  assert.equal(await (await browser.$('[data-testid="trace-primary"]')).getValue(), 'knee');
+  assert.equal(await (await browser.$('[data-testid="trace-overlay"]')).getValue(), 'flat');
+  assert.match(await tree.getText(), new RegExp(`${FILING_NAME} · \\d+ pages`));
+  // At the last step both strategies' chosen pages are drawn, each in its own column.
+  const steps = Number(await (await browser.$('[data-testid="trace-step"]')).getAttribute('max'));
+  assert.ok(steps > 1, `knee took ${steps} steps`);
+  await browser.execute((n) => {
+    const slider = document.querySelector('[data-testid="trace-step"]');
+    slider.value = String(n);
+    slider.dispatchEvent(new Event('input'));
+  }, steps);
+  const columns = await browser.execute(() =>
+    new Set([...document.querySelectorAll('[data-testid="trace-tree"] .mark.selected rect')].map((r) => r.getAttribute('x'))).size,
+  );
+  assert.equal(columns, 2, 'knee and flat each chose pages');
+  assert.match(await (await browser.$('[data-testid="trace-step-label"]')).getText(), new RegExp(`^${steps} of ${steps}`));
+  // The page flat ranks first holds the answer: say so, and see who found it.
+  const flatFirst = await (await browser.$('[data-testid="col-flat"] .page-chip')).getText();
+  const page = Number(/p\.(\d+)$/.exec(flatFirst)?.[1]);
+  const gold = await browser.$('[data-testid="compare-gold"]');
+  await gold.setValue(`${FILING_NAME} p. ${page}`);
+  const flatRow = await browser.$('[data-testid="difference-gold"] tr[data-strategy="flat"] td');
+  await flatRow.waitForExist({ timeout: 10_000, timeoutMsg: 'no table of who found the answer' });
+  assert.equal(await flatRow.getText(), 'found 1 of 1');
+  assert.match(await (await browser.$('[data-testid="difference-everyone"]')).getText(), /^Every strategy: /);
+  // The table goes to the Downloads folder as Markdown.
+  await clickInView(await browser.$('[data-testid="compare-export-md"]'), 'Export Markdown');
+  const saved = await browser.$('[data-testid="compare-difference"] .saved');
+  await saved.waitForExist({ timeout: 30_000, timeoutMsg: 'the comparison was not saved' });
+  const savedText = await saved.getText();
+  assert.ok(savedText.startsWith(`Saved to ${DOWNLOADS}/pagetree-comparison-`), savedText);
+  const markdown = readFileSync(savedText.slice('Saved to '.length), 'utf8');
+  assert.match(markdown, /\| flat \| .* \| yes \(/);
+  await browser.execute(() => document.querySelector('[data-testid="trace-view"]').scrollIntoView({ block: 'start' }));
+  await sleep(300);
+  await shot('05b-compare-trace.png');
 });
 
 e2eTest('settings take a real local model and its connection test passes', async () => {
@@ -244,14 +294,14 @@ e2eTest('history finds the question and shows its runs', async () => {
   const text = await listText();
   assert.match(text, /ask/i);
   assert.match(text, /compare/i);
-  await (await browser.$('button=Export Markdown')).click();
-  const saved = await browser.$('.saved');
+  await (await browser.$('[data-testid="history-export-md"]')).click();
+  const saved = await browser.$('[data-view="history"] .saved');
   await saved.waitForExist({ timeout: 30_000, timeoutMsg: 'the export was not saved' });
   const savedText = await saved.getText();
   assert.ok(savedText.startsWith(`Saved to ${DOWNLOADS}/pagetree-history-`), savedText);
   const markdown = readFileSync(savedText.slice('Saved to '.length), 'utf8');
   assert.match(markdown, /Richard A\. Johnson/);
-  assert.equal(await (await browser.$('[data-testid="page-viewer"]')).isDisplayed(), false, 'a dialog covers History');
+  assert.equal(await viewerOpen(), false, 'a dialog covers History');
   await shot('09-history.png');
 });
 

@@ -34,6 +34,23 @@ pub struct BenchQuestion {
     pub gold: Vec<(String, u32)>,
 }
 
+impl BenchQuestion {
+    /// The question and its gold pages as a bench run keeps them in history.
+    pub fn gold_record(&self) -> crate::history::BenchGold {
+        crate::history::BenchGold {
+            question: self.question.clone(),
+            pages: self
+                .gold
+                .iter()
+                .map(|(document, page)| crate::history::GoldPage {
+                    document: document.clone(),
+                    page: *page,
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Reads a FinanceBench-style JSONL file; gold pages become 1-based.
 pub fn load_questions(path: &Path) -> std::result::Result<Vec<BenchQuestion>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -167,6 +167,36 @@ const RUN_COLUMNS: &str = "r.id, r.kind, r.conversation_id, r.question, r.strate
     r.pages, r.trace, r.metrics, r.context_tokens, r.latency_ms, r.embed_ms, r.status, r.error, r.created_at, \
     a.text, a.citations, a.removed, a.uncited, a.model, a.first_token_ms, a.total_ms";
 
+/// A page that answers a benchmark question, as a bench run recorded it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct GoldPage {
+    /// The document's name in the library.
+    pub document: String,
+    /// 1-based.
+    pub page: u32,
+}
+
+/// One question of a bench run and the pages that answer it, kept in the run's metrics
+/// under [`BENCH_GOLD_KEY`] so the app can tell which strategies found them.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BenchGold {
+    pub question: String,
+    pub pages: Vec<GoldPage>,
+}
+
+pub const BENCH_GOLD_KEY: &str = "gold";
+
+/// The same question whatever its spacing and case.
+fn same_question(a: &str, b: &str) -> bool {
+    let words = |s: &str| {
+        s.split_whitespace()
+            .map(str::to_lowercase)
+            .collect::<Vec<_>>()
+    };
+    words(a) == words(b)
+}
+
 impl Catalog {
     pub(crate) async fn new_conversation(&self, title: &str) -> Result<i64, CatalogError> {
         let title: String = title.chars().take(120).collect();
@@ -264,6 +294,35 @@ impl Catalog {
             .fetch_optional(self.pool())
             .await?;
         Ok(row.map(|row| run_record(&row, true)))
+    }
+
+    /// The pages that answer `question`, from the newest bench run that asked it; empty
+    /// when no bench run did.
+    pub async fn bench_gold(&self, question: &str) -> Result<Vec<GoldPage>, CatalogError> {
+        let rows = sqlx::query("SELECT metrics FROM runs WHERE kind = 'bench' ORDER BY id DESC")
+            .fetch_all(self.pool())
+            .await?;
+        for row in rows {
+            let Some(text) = row.get::<Option<String>, _>(0) else {
+                continue;
+            };
+            let Ok(mut metrics) = serde_json::from_str::<serde_json::Value>(&text) else {
+                continue;
+            };
+            let Some(gold) = metrics.get_mut(BENCH_GOLD_KEY).map(serde_json::Value::take) else {
+                continue;
+            };
+            let Ok(gold) = serde_json::from_value::<Vec<BenchGold>>(gold) else {
+                continue;
+            };
+            if let Some(found) = gold
+                .into_iter()
+                .find(|g| same_question(&g.question, question))
+            {
+                return Ok(found.pages);
+            }
+        }
+        Ok(Vec::new())
     }
 
     /// The finished questions and answers of a conversation, oldest first.

@@ -127,6 +127,41 @@ fn bench_ingests_what_is_missing_and_reports_figures_computed_from_its_runs() {
         Some(names.len())
     );
 
+    // It keeps each question's gold pages, for the app to say which strategies found them.
+    let first: serde_json::Value = serde_json::from_str(subset[0]).expect("a question");
+    let asked = first["question"].as_str().expect("question text");
+    let expected: Vec<(String, u32)> = first["evidence"]
+        .as_array()
+        .expect("evidence")
+        .iter()
+        .map(|e| {
+            (
+                e["doc_name"].as_str().expect("doc").to_string(),
+                e["page_index"].as_u64().expect("page") as u32 + 1,
+            )
+        })
+        .collect();
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let (gold, unknown) = runtime.block_on(async {
+        let catalog = pagetree::Library::open_catalog(&library)
+            .await
+            .expect("catalog");
+        let respaced = format!("  {}  ", asked.to_uppercase().replace(' ', "   "));
+        (
+            catalog.bench_gold(&respaced).await.expect("gold"),
+            catalog
+                .bench_gold("a question no bench asked")
+                .await
+                .expect("none"),
+        )
+    });
+    let gold: Vec<(String, u32)> = gold.into_iter().map(|g| (g.document, g.page)).collect();
+    assert!(!gold.is_empty(), "gold pages of {asked:?}");
+    for page in &expected {
+        assert!(gold.contains(page), "{page:?} in {gold:?}");
+    }
+    assert!(unknown.is_empty());
+
     // A second run finds both filings already ingested.
     let again = cli(
         &library,

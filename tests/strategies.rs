@@ -243,3 +243,72 @@ async fn rebuilding_bm25_vectors_keeps_points_and_dense_scores() {
     let reopened = open_library(dir.path()).await;
     assert!(reopened.settings().index_leaf_text, "the setting is kept");
 }
+
+#[tokio::test]
+async fn a_trace_outline_holds_every_touched_node_under_its_ancestors() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library(dir.path()).await;
+    let result = library
+        .search(
+            "How does a turbofan jet engine produce thrust?",
+            &Strategy::Knee { max_roots: 20 },
+            &SearchSettings::default(),
+        )
+        .await
+        .expect("searches");
+    let mut touched: Vec<u64> = result
+        .trace
+        .iter()
+        .flat_map(|step| step.candidates.iter().map(|c| c.id))
+        .collect();
+    touched.extend(result.selected.iter().map(|s| s.id));
+    let outline = library.trace_outline(&touched).await.expect("an outline");
+
+    let names: Vec<&str> = outline.iter().map(|d| d.name.as_str()).collect();
+    assert!(names.contains(&"multipage"), "documents: {names:?}");
+    let mut seen = std::collections::HashSet::new();
+    for document in &outline {
+        assert!(document.page_count > 0, "{}: a page count", document.name);
+        for node in &document.nodes {
+            assert!(
+                node.parent_id == -1 || seen.contains(&(node.parent_id as u64)),
+                "{}: node {} comes after its parent {}",
+                document.name,
+                node.id,
+                node.parent_id
+            );
+            assert!(!node.title.is_empty(), "node {} has a title", node.id);
+            seen.insert(node.id);
+        }
+        assert_eq!(
+            document.nodes.first().map(|n| n.parent_id),
+            Some(-1),
+            "{}: the outline starts at the root",
+            document.name
+        );
+    }
+    for id in &touched {
+        assert!(seen.contains(id), "touched node {id} is in the outline");
+    }
+    // The flat strategy touches pages only; the outline still shows where they sit.
+    let flat = library
+        .search(
+            "How does a turbofan jet engine produce thrust?",
+            &Strategy::Flat { k: 1 },
+            &SearchSettings::default(),
+        )
+        .await
+        .expect("searches");
+    let page = flat.selected[0].id;
+    let outline = library.trace_outline(&[page]).await.expect("an outline");
+    assert_eq!(outline.len(), 1);
+    assert!(
+        outline[0].nodes.len() > 1,
+        "the page comes with its ancestors"
+    );
+    assert!(library
+        .trace_outline(&[u64::MAX >> 8])
+        .await
+        .expect("no error")
+        .is_empty());
+}

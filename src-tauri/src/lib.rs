@@ -91,6 +91,8 @@ pub fn run() -> tauri::Result<()> {
             commands::library::page_text,
             commands::search::search,
             commands::search::compare,
+            commands::search::trace_outline,
+            commands::search::bench_gold,
             commands::search::ask,
             commands::history::history,
             commands::history::history_entry,

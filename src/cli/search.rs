@@ -355,7 +355,7 @@ pub async fn bench(library: &Library, args: &BenchArgs) -> Result<ExitCode> {
         library,
         &report,
         &args.questions,
-        questions.len(),
+        &questions,
         &settings,
         args.per_document,
     )
@@ -375,11 +375,18 @@ async fn record_bench(
     library: &Library,
     report: &BenchReport,
     questions_file: &std::path::Path,
-    questions: usize,
+    questions: &[pagetree::eval::BenchQuestion],
     settings: &SearchSettings,
     per_document: bool,
 ) -> Result<()> {
     let mut metrics = serde_json::to_value(report)?;
+    let gold: Vec<_> = questions.iter().map(|q| q.gold_record()).collect();
+    if let Some(object) = metrics.as_object_mut() {
+        object.insert(
+            pagetree::history::BENCH_GOLD_KEY.to_string(),
+            serde_json::to_value(gold)?,
+        );
+    }
     if let Some(list) = metrics.get_mut("strategies").and_then(|s| s.as_array_mut()) {
         for strategy in list {
             if let Some(object) = strategy.as_object_mut() {
@@ -392,7 +399,11 @@ async fn record_bench(
         .record_run(&NewRun {
             kind: RunKind::Bench,
             conversation_id: None,
-            question: format!("{questions} questions from {}", questions_file.display()),
+            question: format!(
+                "{} questions from {}",
+                questions.len(),
+                questions_file.display()
+            ),
             strategy: None,
             settings: serde_json::json!({"search": settings, "per_document": per_document}),
             selected: serde_json::json!([]),

@@ -6,6 +6,7 @@ pub mod context;
 pub mod knee;
 mod library_search;
 pub mod node_cache;
+pub mod outline;
 pub mod page_boosts;
 pub mod page_order;
 pub mod query;
@@ -19,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 pub use bounds::ParameterError;
 pub use context::{Context, ContextPage};
+pub use outline::{OutlineDocument, OutlineNode};
 pub use recorded::{Comparison, Skipped};
 pub use strategy::Strategy;
 

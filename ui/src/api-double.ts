@@ -27,7 +27,9 @@ import type {
   EventName,
   Events,
   Fusion,
+  GoldPage,
   Node,
+  OutlineDocument,
   RunRecord,
   ScoredNode,
   SearchResult,
@@ -327,6 +329,8 @@ export class DemoBackend implements Transport {
   private docs: DemoDoc[] = [];
   private nextDocId = 1;
   private runs: RunRecord[] = [];
+  /** Gold pages by question, as a bench run would have recorded them (set by tests). */
+  readonly benchGold = new Map<string, GoldPage[]>();
   private nextRunId = 1;
   private nextConversation = 1;
   private listeners = new Map<EventName, Set<Handler<EventName>>>();
@@ -465,6 +469,14 @@ export class DemoBackend implements Transport {
       }
       for (const r of results) this.record('compare', null, r);
       return { results, skipped };
+    },
+    trace_outline: async ({ nodeIds }) => {
+      await this.wait(40);
+      return this.outline(nodeIds);
+    },
+    bench_gold: async ({ question }) => {
+      await this.wait(10);
+      return structuredClone(this.benchGold.get(question.trim()) ?? []);
     },
     ask: async (args) => this.ask(args),
     history: async ({ search, limit }) => {
@@ -606,6 +618,29 @@ export class DemoBackend implements Transport {
       this.docs.find((d) => String(d.record.id) === key);
     if (!doc) throw `No document “${key}” in the library.`;
     return doc;
+  }
+
+  /** The touched nodes and their ancestors per document, parents first (as the engine). */
+  private outline(ids: number[]): OutlineDocument[] {
+    const out: OutlineDocument[] = [];
+    for (const doc of this.docs) {
+      const byId = new Map(doc.nodes.map((n) => [n.id, n]));
+      const keep = new Set<number>();
+      for (const id of ids) {
+        for (let n = byId.get(id); n && !keep.has(n.id); n = byId.get(n.parent_id)) keep.add(n.id);
+      }
+      if (keep.size === 0) continue;
+      const nodes: OutlineDocument['nodes'] = [];
+      const visit = (n: Node | undefined) => {
+        if (!n || !keep.has(n.id)) return;
+        const { id, parent_id, level, page_start, page_end } = n;
+        nodes.push({ id, parent_id, level, page_start, page_end, title: n.description.slice(0, 80) });
+        for (const kid of n.child_ids) visit(byId.get(kid));
+      };
+      visit(byId.get(doc.rootId));
+      out.push({ doc_id: doc.record.id, name: doc.record.name, page_count: doc.content.pages, nodes });
+    }
+    return out;
   }
 
   private byId(id: number): DemoDoc {

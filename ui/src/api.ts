@@ -28,10 +28,12 @@ import type {
   Fusion,
   FusionMethod,
   DownloadFinished,
+  GoldPage,
   IngestFinished,
   IngestProgress,
   KeyWarnings,
   LibraryDropped,
+  OutlineDocument,
   RunRecord,
   SearchResult,
   SearchSettings,
@@ -78,6 +80,8 @@ export interface Commands {
     args: { question: string; strategies: Strategy[]; settings: SearchSettings };
     result: CompareResult;
   };
+  trace_outline: { args: { nodeIds: number[] }; result: OutlineDocument[] };
+  bench_gold: { args: { question: string }; result: GoldPage[] };
   ask: {
     args: {
       question: string;
@@ -225,6 +229,10 @@ export const api = {
     call('search', { question, strategy, settings }),
   compare: (question: string, strategies: Strategy[], settings: SearchSettings) =>
     call('compare', { question, strategies, settings }),
+  /** The touched part of each document's tree, for drawing a trace. */
+  traceOutline: (nodeIds: number[]) => call('trace_outline', { nodeIds }),
+  /** The pages that answer `question` when a bench run asked it (empty otherwise). */
+  benchGold: (question: string) => call('bench_gold', { question }),
   ask: (
     question: string,
     strategy: Strategy,

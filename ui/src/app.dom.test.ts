@@ -151,9 +151,45 @@ describe('the app on the demo backend', () => {
     expect(banner?.textContent).toMatch(/organisation The Boeing Company; year 2022/);
     expect(banner?.textContent).toMatch(/searched the 1 document\(s\) of The Boeing Company/);
     expect(banner?.textContent).toMatch(/searched only BOEING_2022_10K/);
-    expect(knee.querySelector('svg.curve polyline.kept')).not.toBeNull();
-    expect(knee.querySelector('svg.curve circle.knee')).not.toBeNull();
     expect(knee.querySelector('.page-chip')?.textContent).toMatch(/^(BOEING_2022_10K|3M_2018_10K) p\.\d+$/);
+
+    // The trace: knee's path in Boeing's tree, flat overlaid, the curve of the step beside.
+    const trace = await until(
+      () => view('compare').querySelector<HTMLElement>('[data-testid="trace-view"]:not([hidden]) svg.trace-tree'),
+      'the trace tree',
+    );
+    expect(view('compare').querySelector<HTMLSelectElement>('[data-testid="trace-primary"]')?.value).toBe('knee');
+    expect(view('compare').querySelector<HTMLSelectElement>('[data-testid="trace-overlay"]')?.value).toBe('flat');
+    expect(trace.textContent).toMatch(/BOEING_2022_10K · \d+ pages/);
+    expect(view('compare').querySelector('[data-testid="trace-view"] svg.curve polyline.kept')).not.toBeNull();
+    const stepSlider = view('compare').querySelector<HTMLInputElement>('[data-testid="trace-step"]')!;
+    const steps = Number(stepSlider.max);
+    expect(steps).toBeGreaterThan(1);
+    expect(view('compare').querySelector('[data-testid="trace-step-label"]')?.textContent).toMatch(/^1 of \d+: roots/);
+    const chosenAtFirst = view('compare').querySelectorAll('[data-testid="trace-tree"] .mark.selected').length;
+    stepSlider.value = String(steps);
+    stepSlider.dispatchEvent(new Event('input'));
+    const lastTree = view('compare').querySelector('[data-testid="trace-tree"]')!;
+    // Both strategies' chosen pages show at the last step, in two marker columns.
+    expect(lastTree.querySelectorAll('.mark.selected').length).toBeGreaterThan(chosenAtFirst);
+    const xs = new Set([...lastTree.querySelectorAll('.mark.selected rect')].map((r) => r.getAttribute('x')));
+    expect(xs.size).toBe(2);
+    click(knee.querySelector('[data-testid="trace-flat"]') ?? view('compare').querySelector('[data-testid="trace-flat"]'));
+    expect(view('compare').querySelector<HTMLSelectElement>('[data-testid="trace-primary"]')?.value).toBe('flat');
+    expect(view('compare').querySelector<HTMLSelectElement>('[data-testid="trace-overlay"]')?.value).toBe('');
+
+    // Where they agree, and which found the page a bench run knows answers it.
+    const agree = view('compare').querySelector('[data-testid="compare-difference"]')!;
+    expect(agree.querySelector('[data-testid="difference-everyone"]')?.textContent).toMatch(/^Every strategy: /);
+    expect(agree.querySelector('[data-testid="difference-gold"]')).toBeNull();
+    const gold = agree.querySelector<HTMLInputElement>('[data-testid="compare-gold"]')!;
+    gold.value = 'BOEING_2022_10K p. 34';
+    gold.dispatchEvent(new Event('input'));
+    const table = await until(() => agree.querySelector('[data-testid="difference-gold"]'), 'the gold table');
+    expect(table.querySelector('tr[data-strategy="knee"] td')?.textContent).toBe('found 1 of 1');
+    gold.value = 'BOEING_2022_10K';
+    gold.dispatchEvent(new Event('input'));
+    expect(agree.querySelector('[role="alert"]')?.textContent).toMatch(/not a document followed by pages/);
 
     // The slider re-runs only the sensitive knee.
     const flatBefore = view('compare').querySelector('[data-strategy="flat"]');
@@ -174,6 +210,38 @@ describe('the app on the demo backend', () => {
     click([...knee.querySelectorAll('button')].find((b) => b.textContent === 'Show in tree'));
     await until(() => !view('tree').hidden, 'the tree view');
     await until(() => view('tree').querySelector('.node.hl'), 'highlighted nodes');
+  });
+
+  it('fills the answering pages from a bench run and exports the comparison', async () => {
+    const question = 'What were Boeing’s total revenues in 2022? (bench)';
+    demo.benchGold.set(question, [{ document: 'BOEING_2022_10K', page: 34 }]);
+    const q = view('compare').querySelector<HTMLTextAreaElement>('[data-testid="compare-question"]')!;
+    q.value = question;
+    click(view('compare').querySelector('[data-testid="compare-run"]'));
+    const source = await until(
+      () => (view('compare').querySelector('[data-testid="compare-gold-source"]')?.textContent ? view('compare').querySelector('[data-testid="compare-gold-source"]') : null),
+      'the bench note',
+    );
+    expect(source.textContent).toMatch(/bench run/);
+    expect(view('compare').querySelector<HTMLInputElement>('[data-testid="compare-gold"]')?.value).toBe('BOEING_2022_10K p. 34');
+    expect(view('compare').querySelectorAll('[data-testid="difference-gold"] tbody tr')).toHaveLength(8);
+    const saved: Blob[] = [];
+    const create = URL.createObjectURL;
+    URL.createObjectURL = (blob: Blob) => {
+      saved.push(blob);
+      return 'blob:test';
+    };
+    try {
+      click(view('compare').querySelector('[data-testid="compare-export-md"]'));
+      click(view('compare').querySelector('[data-testid="trace-export-svg"]'));
+    } finally {
+      URL.createObjectURL = create;
+    }
+    const [md, svgFile] = await Promise.all(saved.map((b) => b.text()));
+    expect(md).toContain('| strategy | pages | context tokens | latency ms | found the answer |');
+    expect(md).toMatch(/\| knee \| .*BOEING_2022_10K p\.34.* \| yes/);
+    expect(svgFile).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svgFile).toContain('BOEING_2022_10K');
   });
 
   it('streams an answer whose citations open the page with the passage marked', async () => {

@@ -247,6 +247,45 @@ export type CompareResult = { results: Array<SearchResult>,
  */
 skipped: Array<string>, };
 
+/**
+ * One node of a trace outline.
+ */
+export type OutlineNode = { id: number, 
+/**
+ * `-1` for the root.
+ */
+parent_id: number, 
+/**
+ * 0 for pages.
+ */
+level: number, page_start: number, page_end: number, 
+/**
+ * The start of the node's description, on one line.
+ */
+title: string, };
+
+/**
+ * One document a search touched, with the touched part of its tree.
+ */
+export type OutlineDocument = { doc_id: number, name: string, page_count: number, 
+/**
+ * Touched nodes and their ancestors, parents before children, siblings in page order.
+ */
+nodes: Array<OutlineNode>, };
+
+/**
+ * A page that answers a benchmark question, as a bench run recorded it.
+ */
+export type GoldPage = { 
+/**
+ * The document's name in the library.
+ */
+document: string, 
+/**
+ * 1-based.
+ */
+page: number, };
+
 export type Citation = { 
 /**
  * The document's name as written (a `.pdf` suffix is dropped).

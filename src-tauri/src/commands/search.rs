@@ -2,7 +2,8 @@
 
 use pagetree::chat::ask::AskOutcome;
 use pagetree::chat::AnswerSettings;
-use pagetree::search::{Comparison, SearchResult, SearchSettings, Strategy};
+use pagetree::history::GoldPage;
+use pagetree::search::{Comparison, OutlineDocument, SearchResult, SearchSettings, Strategy};
 use serde::Serialize;
 use tauri::{AppHandle, Emitter, State};
 
@@ -39,6 +40,26 @@ pub async fn compare(
         .map(|skip| format!("{}: {}", skip.strategy, crate::error::words(&skip.reason)))
         .collect();
     Ok(CompareResult { results, skipped })
+}
+
+/// The touched part of each document's tree, for the Compare view's trace.
+#[tauri::command]
+pub async fn trace_outline(
+    state: State<'_, AppState>,
+    node_ids: Vec<u64>,
+) -> CommandResult<Vec<OutlineDocument>> {
+    let library = state.library()?.read().await;
+    Ok(library.trace_outline(&node_ids).await?)
+}
+
+/// The pages that answer `question` when a bench run asked it; empty otherwise.
+#[tauri::command]
+pub async fn bench_gold(
+    state: State<'_, AppState>,
+    question: String,
+) -> CommandResult<Vec<GoldPage>> {
+    let library = state.library()?.read().await;
+    Ok(library.catalog().bench_gold(&question).await?)
 }
 
 /// Every strategy that ran on one question, and why the others did not.

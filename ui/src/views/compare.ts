@@ -16,7 +16,7 @@ import {
 } from '../api';
 import { announce, bus, navigate, setHighlight, state, type Prefill } from '../app';
 import { busy, field, h, markInvalid, replace } from '../dom';
-import { debounce, formatCount, formatMs, stem, uniquePages } from '../format';
+import { debounce, formatCount, formatMs, uniquePages } from '../format';
 import {
   completeStrategies,
   describeStrategy,
@@ -27,10 +27,11 @@ import {
   valuesToSettings,
   type SearchFormValues,
 } from '../strategy-form';
-import { describeStep } from '../trace';
 import { sharedAnalysis } from '../analysis';
 import { analysisBanner } from './analysis-banner';
-import { renderCurve } from './curve';
+import { createCompareSummary } from './compare-summary';
+import { createTracePanel } from './trace-panel';
+import { STRATEGY_COLOURS } from './trace-tree';
 import {
   facts,
   fusionFields,
@@ -80,6 +81,8 @@ const results = h('div', { class: 'results', 'aria-live': 'polite', 'aria-busy':
 const skippedList = h('ul', { class: 'skipped' });
 const analysisSlot = h('div', { class: 'analysis-slot' });
 const columns = h('div', { class: 'columns', 'data-testid': 'compare-columns' });
+const tracePanel = createTracePanel();
+const summary = createCompareSummary();
 
 let dirty = false;
 let last: { question: string; settings: SearchSettings } | null = null;
@@ -147,62 +150,6 @@ function readStrategies(): Strategy[] | null {
   return chosen;
 }
 
-function nodeLabeller(result: SearchResult): (id: number) => string {
-  const names = new Map<number, string>();
-  for (const s of result.selected) {
-    names.set(
-      s.id,
-      `${stem(s.file_name)} ${s.page_start === s.page_end ? `p.${s.page_start}` : `pp.${s.page_start}–${s.page_end}`}`,
-    );
-  }
-  return (id) => names.get(id) ?? `node ${id}`;
-}
-
-function traceViewer(result: SearchResult): HTMLElement {
-  const wrap = h('div', { class: 'trace' });
-  if (result.trace.length === 0) {
-    wrap.append(h('p', { class: 'muted' }, 'No trace steps.'));
-    return wrap;
-  }
-  const selectId = `trace-${result.strategy.name}`;
-  const stepSelect = h(
-    'select',
-    { id: selectId, 'aria-label': `Trace step of ${result.strategy.name}` },
-    ...result.trace.map((s, i) => h('option', { value: i }, `${i + 1}. ${s.label}`)),
-  );
-  const prev = h('button', { type: 'button', class: 'secondary small', 'aria-label': 'Previous step' }, '‹');
-  const next = h('button', { type: 'button', class: 'secondary small', 'aria-label': 'Next step' }, '›');
-  const plot = h('div', { class: 'plot' });
-  const about = h('p', { class: 'step-desc' });
-  const label = nodeLabeller(result);
-  const show = (i: number) => {
-    const stepData = result.trace[i];
-    if (!stepData) return;
-    stepSelect.value = String(i);
-    prev.disabled = i === 0;
-    next.disabled = i === result.trace.length - 1;
-    replace(plot, renderCurve(stepData, { nodeLabel: label }));
-    about.textContent = `Step ${i + 1} of ${result.trace.length}: ${describeStep(stepData)}`;
-  };
-  stepSelect.addEventListener('change', () => show(Number(stepSelect.value)));
-  prev.addEventListener('click', () => show(Number(stepSelect.value) - 1));
-  next.addEventListener('click', () => show(Number(stepSelect.value) + 1));
-  show(0);
-  wrap.append(
-    h('div', { class: 'trace-nav' }, h('label', { for: selectId }, 'Step'), stepSelect, prev, next),
-    plot,
-    about,
-    h(
-      'p',
-      { class: 'legend', 'aria-hidden': 'true' },
-      h('span', { class: 'key kept' }, 'kept'),
-      h('span', { class: 'key cut' }, 'cut'),
-      h('span', { class: 'key knee' }, 'knee'),
-    ),
-  );
-  return wrap;
-}
-
 function showInTree(result: SearchResult): void {
   const docIds = [...new Set(result.selected.map((s) => s.doc_id))];
   setHighlight({
@@ -221,7 +168,13 @@ function column(result: SearchResult): HTMLElement {
   const titleId = `col-${name}`;
   return h(
     'section',
-    { class: 'col', 'aria-labelledby': titleId, 'data-strategy': name, 'data-testid': `col-${name}` },
+    {
+      class: 'col',
+      'aria-labelledby': titleId,
+      'data-strategy': name,
+      'data-testid': `col-${name}`,
+      style: `border-top-color:${STRATEGY_COLOURS[name]}`,
+    },
     h('h3', { id: titleId }, strategyLabel(name)),
     h('p', { class: 'params-line' }, describeStrategy(result.strategy)),
     facts([
@@ -248,7 +201,17 @@ function column(result: SearchResult): HTMLElement {
       },
       'Show in tree',
     ),
-    traceViewer(result),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary small',
+        'data-testid': `trace-${name}`,
+        disabled: result.trace.length === 0,
+        onclick: () => tracePanel.focus(name),
+      },
+      'Trace',
+    ),
   );
 }
 
@@ -292,6 +255,7 @@ async function compare(): Promise<void> {
     );
     replace(analysisSlot, analysisBanner(sharedAnalysis(outcome.results), state.documents));
     for (const result of outcome.results) setColumn(result.strategy.name, column(result));
+    await Promise.all([summary.show(q, outcome.results), tracePanel.show(q, outcome.results)]);
     if (typeof results.scrollIntoView === 'function') results.scrollIntoView({ block: 'start', behavior: 'smooth' });
     announce(`Compared ${outcome.results.length} strategies`);
   } catch (err) {
@@ -314,6 +278,8 @@ const rerunSensitive = debounce(async () => {
     const result = await api.search(last.question, parsed.value, last.settings);
     if (mine !== sensitiveToken) return;
     setColumn('sensitive-knee', column(result));
+    summary.update(result);
+    void tracePanel.update(result);
     announce(`Sensitive knee updated: ${uniquePages(result.context.pages).length} pages`);
   } catch (err) {
     if (mine !== sensitiveToken) return;
@@ -399,7 +365,7 @@ export function createCompareView(): HTMLElement {
   });
   bus.on('prefill-compare', prefill);
   if (state.settings) applyDefaults();
-  results.append(analysisSlot, skippedList, columns);
+  results.append(analysisSlot, skippedList, columns, summary.el, tracePanel.el);
   return h(
     'section',
     { class: 'view compare', 'aria-labelledby': 'compare-title' },

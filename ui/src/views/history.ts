@@ -1,11 +1,12 @@
 // History: past runs, newest first, searchable; re-run with other settings; export.
 
-import { api, errorMessage, onDownloadFinished, type ContextPage, type ExportFormat, type RunRecord } from '../api';
-import { announce, bus, navigate } from '../app';
+import { api, errorMessage, type ContextPage, type ExportFormat, type RunRecord } from '../api';
+import { bus, navigate } from '../app';
 import { busy, field, h, replace } from '../dom';
-import { answerNotes, debounce, downloadOutcome, formatDate, formatMs, uniquePages } from '../format';
+import { answerNotes, debounce, formatDate, formatMs, uniquePages } from '../format';
 import { describeFusion, describeStrategy, runSettings, sectionScoringLabel, strategyLabel } from '../strategy-form';
 import { facts, pageChip, renderAnswer } from './parts';
+import { dateStamp, offerDownload } from './save';
 
 const LIMIT = 200;
 
@@ -19,7 +20,6 @@ const list = h('ul', { class: 'history-list', 'aria-label': 'Runs', 'data-testid
 const status = h('p', { class: 'history-status', role: 'status' });
 const exportArea = h('p', { class: 'export-area', 'aria-live': 'polite' });
 let token = 0;
-let objectUrl: string | null = null;
 
 function pagesOf(run: RunRecord): ContextPage[] {
   if (!Array.isArray(run.pages)) return [];
@@ -139,13 +139,7 @@ async function exportAs(format: ExportFormat, button: HTMLButtonElement): Promis
   try {
     const text = await busy(button, () => api.exportHistory(format));
     const type = format === 'md' ? 'text/markdown' : 'application/json';
-    if (objectUrl) URL.revokeObjectURL(objectUrl);
-    objectUrl = URL.createObjectURL(new Blob([text], { type }));
-    const stamp = new Date().toISOString().slice(0, 10);
-    const name = `pagetree-history-${stamp}.${format}`;
-    const link = h('a', { href: objectUrl, download: name, class: 'download' }, `Save ${name}`);
-    replace(exportArea, link, ` (${Math.max(1, Math.round(text.length / 1024))} KB)`);
-    link.click();
+    offerDownload(exportArea, text, `pagetree-history-${dateStamp()}.${format}`, type);
   } catch (err) {
     replace(exportArea, h('span', { class: 'error' }, `Export failed: ${errorMessage(err)}`));
   }
@@ -156,12 +150,8 @@ export function showHistory(): void {
 }
 
 export function createHistoryView(): HTMLElement {
-  void onDownloadFinished((outcome) => {
-    replace(exportArea, h('span', { class: outcome.ok ? 'saved' : 'error', role: 'status' }, downloadOutcome(outcome)));
-    announce(downloadOutcome(outcome));
-  });
-  const md = h('button', { type: 'button', class: 'secondary' }, 'Export Markdown');
-  const json = h('button', { type: 'button', class: 'secondary' }, 'Export JSON');
+  const md = h('button', { type: 'button', class: 'secondary', 'data-testid': 'history-export-md' }, 'Export Markdown');
+  const json = h('button', { type: 'button', class: 'secondary', 'data-testid': 'history-export-json' }, 'Export JSON');
   md.addEventListener('click', () => void exportAs('md', md));
   json.addEventListener('click', () => void exportAs('json', json));
   const refreshSoon = debounce(() => void refresh(), 250);
