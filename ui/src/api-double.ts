@@ -398,6 +398,8 @@ export class DemoBackend implements Transport {
       if (paths.length === 0) throw 'No files to add.';
       this.ingestQueue.push(...paths);
       void this.runIngestion();
+      // A folder becomes one made-up file (see ingestOne), so each path is one file.
+      return paths.length;
     },
     pick_and_ingest: async () => {
       await this.wait(300);

@@ -20,7 +20,8 @@ describe('search only these', () => {
   it('carries the scope into the search settings', () => {
     const settings: SearchSettings = { fusion: defaultFusion(), section_scoring: 'best-page', token_budget: null, documents: null };
     expect(withScope(settings, [3, 1]).documents).toEqual([3, 1]);
-    expect(withScope(settings, null)).toBe(settings);
+    // Clearing the scope searches the whole library, even with settings from a scoped run.
+    expect(withScope({ ...settings, documents: [2] }, null).documents).toBeNull();
   });
 
   it('says which documents the answer’s pages came from, most pages first', () => {

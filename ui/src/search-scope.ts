@@ -25,9 +25,9 @@ export function scopeText(ids: readonly number[], docs: readonly DocumentRecord[
   return `Searching only: ${shown}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
-/** `settings` restricted to the scope; without one, the settings as they were. */
+/** `settings` searching the scope's documents, or the whole library without one. */
 export function withScope(settings: SearchSettings, ids: readonly number[] | null): SearchSettings {
-  return ids === null ? settings : { ...settings, documents: [...ids] };
+  return { ...settings, documents: ids === null ? null : [...ids] };
 }
 
 export interface AnswerSource {

@@ -14,7 +14,7 @@ import {
   type Strategy,
   type StrategyName,
 } from '../api';
-import { announce, bus, navigate, setHighlight, state, type Prefill } from '../app';
+import { announce, bus, navigate, setHighlight, setScope, state, type Prefill } from '../app';
 import { busy, field, h, markInvalid, replace } from '../dom';
 import { debounce, formatCount, formatMs, stem, uniquePages } from '../format';
 import {
@@ -29,6 +29,7 @@ import {
 } from '../strategy-form';
 import { describeStep } from '../trace';
 import { sharedAnalysis } from '../analysis';
+import { withScope } from '../search-scope';
 import { analysisBanner } from './analysis-banner';
 import { renderCurve } from './curve';
 import {
@@ -41,6 +42,7 @@ import {
   sectionScoringSelect,
   type ParamsEditor,
 } from './parts';
+import { scopeChip } from './scope-chip';
 
 interface StrategyControls {
   checkbox: HTMLInputElement;
@@ -123,7 +125,7 @@ function readSettings(): SearchSettings | null {
     showError(Object.values(parsed.errors).join('. '));
     return null;
   }
-  return parsed.value;
+  return withScope(parsed.value, state.scope);
 }
 
 function readStrategies(): Strategy[] | null {
@@ -338,7 +340,10 @@ function prefill(p: Prefill): void {
       c.editor.setDisabled(false);
     }
   }
-  if (p.settings) writeSettings(settingsToValues(p.settings));
+  if (p.settings) {
+    writeSettings(settingsToValues(p.settings));
+    setScope(p.settings.documents);
+  }
   dirty = true;
 }
 
@@ -404,6 +409,7 @@ export function createCompareView(): HTMLElement {
     'section',
     { class: 'view compare', 'aria-labelledby': 'compare-title' },
     h('h2', { id: 'compare-title', tabindex: -1 }, 'Compare strategies'),
+    scopeChip('compare-scope'),
     form,
     results,
   );
