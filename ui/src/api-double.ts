@@ -43,7 +43,7 @@ import { ANSWER_DEADLINE, DEFAULT_SECTION_SCORING, defaultFusion, defaultStrateg
 import { findCitations } from './citations';
 import { DENSE_MODELS } from './model-choice';
 import { analyseDemoQuestion, correctDemoCardAll } from './demo-cards';
-import { DEMO_DOCUMENTS, demoIngestedDocument, demoPageText, type DemoDocument } from './demo-content';
+import { DEMO_DOCUMENTS, demoIngestedDocument, demoPageText, demoShelf, type DemoDocument } from './demo-content';
 import { bestSentence, contentWords } from './highlight';
 
 // ---------------------------------------------------------------------------------------
@@ -318,6 +318,8 @@ export interface DemoOptions {
   speed?: number;
   /** What `about` says is missing, as the shell does when an asset cannot be found. */
   assetsProblem?: string;
+  /** Made-up filings added after the two demo reports, for a library of hundreds. */
+  shelf?: number;
 }
 
 export class DemoBackend implements Transport {
@@ -354,6 +356,7 @@ export class DemoBackend implements Transport {
     this.speed = options.speed ?? 1;
     this.assetsProblem = options.assetsProblem ?? null;
     for (const content of DEMO_DOCUMENTS) this.addDocument(content, 'ready');
+    for (const content of demoShelf(options.shelf ?? 0)) this.addDocument(content, 'ready');
     this.seedHistory();
   }
 

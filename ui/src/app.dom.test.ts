@@ -38,7 +38,7 @@ function type(input: HTMLInputElement, value: string): void {
 }
 
 function shownNames(): string[] {
-  return [...view('library').querySelectorAll('.doc-name')].map((e) => e.textContent ?? '');
+  return [...view('library').querySelectorAll('.doc:not([hidden]) .doc-name')].map((e) => e.textContent ?? '');
 }
 
 function view(name: string): HTMLElement {

@@ -261,13 +261,15 @@ function render(): void {
     (item) => words.length === 0 || words.every((w) => item.file.toLowerCase().includes(w)),
   );
   const shownDocs = visibleDocuments(docs, filter.value, sortKey);
+  const shown = new Set(shownDocs.map((d) => d.id));
+  // Every row stays in the list in the sort's order, and the filter only hides rows:
+  // narrowing and widening then touch one attribute a row, not the list's structure.
+  const ordered = words.length === 0 ? shownDocs : visibleDocuments(docs, '', sortKey);
   const wanted: Item[] = [
     ...pending,
-    ...shownDocs.map((doc) => ({ key: `doc:${doc.id}`, doc, file: doc.file_name })),
+    ...ordered.map((doc) => ({ key: `doc:${doc.id}`, doc, file: doc.file_name })),
   ];
-  // Rows of documents that left the library go; rows the filter hides are kept, so
-  // that clearing it costs no rebuilding.
-  const present = new Set<string>([...docs.map((d) => `doc:${d.id}`), ...wanted.map((w) => w.key)]);
+  const present = new Set<string>(wanted.map((w) => w.key));
   for (const [key, row] of rows) {
     if (!present.has(key)) {
       row.el.remove();
@@ -276,7 +278,7 @@ function render(): void {
   }
   selected = pruneSelection(selected, docs);
   shownIds = shownDocs.map((d) => d.id);
-  let previous: Element | null = null;
+  const els: HTMLLIElement[] = [];
   for (const item of wanted) {
     let row = rows.get(item.key);
     if (!row) {
@@ -285,13 +287,50 @@ function render(): void {
     }
     row.update(item.doc, progressFor(item), finished.get(item.file) ?? null, item.file);
     row.setSelected(item.doc !== null && selected.has(item.doc.id));
-    // Keep DOM order without moving focused rows needlessly.
+    const hide = item.doc !== null && !shown.has(item.doc.id);
+    if (row.el.hidden !== hide) row.el.hidden = hide;
+    els.push(row.el);
+  }
+  placeRows(els);
+  const filtering = words.length > 0;
+  toolbar.hidden = docs.length === 0;
+  empty.hidden = docs.length > 0 || pending.length > 0 || filtering;
+  noMatch.hidden = !(filtering && shownDocs.length === 0 && pending.length === 0);
+  if (!noMatch.hidden) replace(noMatch, `No document matches “${filter.value.trim()}”. `, clearFilter);
+  shownCount.textContent = countText(shownDocs.length, docs.length);
+  updateSelection();
+  renderIngestStatus();
+}
+
+/** Rows moved one by one beyond this many are put in place in one go instead. */
+const MANY_MOVES = 32;
+
+/**
+ * Puts `els` in `list`, in order, and nothing else. A few changes (a progress update,
+ * a removal) move only what changed, so the focus stays where it is; a filter that
+ * hides or brings back hundreds replaces the children at once, and the focus is put
+ * back where it was.
+ */
+function placeRows(els: HTMLLIElement[]): void {
+  const current = list.children;
+  let moves = Math.abs(current.length - els.length);
+  for (let i = 0; i < els.length && moves <= MANY_MOVES; i++) if (current[i] !== els[i]) moves++;
+  if (moves === 0) return;
+  if (moves > MANY_MOVES) {
+    const focused = document.activeElement;
+    list.replaceChildren(...els);
+    if (focused instanceof HTMLElement && !focused.isConnected) return;
+    if (focused instanceof HTMLElement && document.activeElement !== focused) focused.focus();
+    return;
+  }
+  let previous: Element | null = null;
+  for (const el of els) {
     const expectedNext: Element | null = previous ? previous.nextElementSibling : list.firstElementChild;
-    if (expectedNext !== row.el) {
-      if (previous) previous.after(row.el);
-      else list.prepend(row.el);
+    if (expectedNext !== el) {
+      if (previous) previous.after(el);
+      else list.prepend(el);
     }
-    previous = row.el;
+    previous = el;
   }
   // What is left after the shown rows is hidden by the filter.
   let stale = previous ? previous.nextElementSibling : list.firstElementChild;
@@ -300,14 +339,6 @@ function render(): void {
     stale.remove();
     stale = next;
   }
-  const filtering = words.length > 0;
-  toolbar.hidden = docs.length === 0;
-  empty.hidden = docs.length > 0 || pending.length > 0 || filtering;
-  noMatch.hidden = !(filtering && wanted.length === 0);
-  if (!noMatch.hidden) replace(noMatch, `No document matches “${filter.value.trim()}”. `, clearFilter);
-  shownCount.textContent = countText(shownDocs.length, docs.length);
-  updateSelection();
-  renderIngestStatus();
 }
 
 /** The toolbar's selection line, its select-all box and its two buttons. */
