@@ -115,33 +115,83 @@ async function removeDocument(doc: DocumentRecord): Promise<void> {
   }
 }
 
+/**
+ * A part of a row made the first time it is shown: of hundreds of rows, most never show
+ * a progress bar, an error, a warning or a cancel button, and building elements is most
+ * of what a first render of the list costs.
+ */
+interface Part<T extends HTMLElement> {
+  /** The part, made (and placed) if need be. */
+  get(): T;
+  /** Shows the part (making it) or hides it (if it was ever made). */
+  show(visible: boolean): void;
+  made(): T | null;
+}
+
+function part<T extends HTMLElement>(make: () => T, place: (el: T) => void): Part<T> {
+  let el: T | null = null;
+  const get = () => {
+    if (!el) {
+      el = make();
+      place(el);
+    }
+    return el;
+  };
+  return {
+    get,
+    show(visible) {
+      if (visible) get().hidden = false;
+      else if (el) el.hidden = true;
+    },
+    made: () => el,
+  };
+}
+
 function makeRow(): Row {
   const name = h('h3', { class: 'doc-name' });
   const card = h('p', { class: 'doc-card', 'data-testid': 'doc-card', hidden: true });
   const meta = h('p', { class: 'doc-meta' });
   const badge = h('span', { class: 'badge' });
-  const bar = h('progress', { max: 1, value: 0 });
-  const barText = h('span', { class: 'progress-text' });
-  const progress = h('div', { class: 'doc-progress', hidden: true }, bar, barText);
-  const error = h('p', { class: 'doc-error', hidden: true });
-  const warning = h('p', { class: 'doc-warning', hidden: true });
   const treeButton = h('button', { type: 'button', class: 'secondary' }, 'Show tree');
   const editButton = h('button', { type: 'button', class: 'secondary', 'data-testid': 'edit-card' }, 'Edit card…');
   const removeButton = h('button', { type: 'button', class: 'secondary danger-text' }, 'Remove…');
-  const cancelButton = h('button', { type: 'button', class: 'secondary' }, 'Cancel ingestion');
-  const dismissButton = h('button', { type: 'button', class: 'secondary' }, 'Dismiss');
-  const actions = h('div', { class: 'doc-actions' }, treeButton, editButton, cancelButton, removeButton, dismissButton);
+  const actions = h('div', { class: 'doc-actions' }, treeButton, editButton, removeButton);
   const check = h('input', { type: 'checkbox', class: 'doc-select', hidden: true });
-  const el = h(
-    'li',
-    { class: 'doc' },
-    h('div', { class: 'doc-head' }, check, name, badge),
-    card,
-    meta,
-    progress,
-    error,
-    warning,
-    actions,
+  const el = h('li', { class: 'doc' }, h('div', { class: 'doc-head' }, check, name, badge), card, meta, actions);
+  // Progress, error and warning sit between the meta line and the actions, in that order.
+  const bar = h('progress', { max: 1, value: 0 });
+  const barText = h('span', { class: 'progress-text' });
+  const progress = part(
+    () => h('div', { class: 'doc-progress' }, bar, barText),
+    (p) => meta.after(p),
+  );
+  const error = part(
+    () => h('p', { class: 'doc-error' }),
+    (p) => (progress.made() ?? meta).after(p),
+  );
+  const warning = part(
+    () => h('p', { class: 'doc-warning' }),
+    (p) => actions.before(p),
+  );
+  const cancelButton = part(
+    () => h('button', { type: 'button', class: 'secondary', onclick: () => void cancelIngestion(cancelButton.get()) }, 'Cancel ingestion'),
+    (b) => removeButton.before(b),
+  );
+  const dismissButton = part(
+    () =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          onclick: () => {
+            finished.delete(currentFile);
+            render();
+          },
+        },
+        'Dismiss',
+      ),
+    (b) => actions.append(b),
   );
   let current: DocumentRecord | null = null;
   let currentFile = '';
@@ -161,11 +211,6 @@ function makeRow(): Row {
   });
   removeButton.addEventListener('click', () => current && void removeDocument(current));
   editButton.addEventListener('click', () => current && void editCard(current));
-  cancelButton.addEventListener('click', () => void cancelIngestion(cancelButton));
-  dismissButton.addEventListener('click', () => {
-    finished.delete(currentFile);
-    render();
-  });
   return {
     el,
     setSelected(on) {
@@ -202,7 +247,7 @@ function makeRow(): Row {
       card.hidden = line === null && !ready;
       badge.textContent = status;
       badge.className = `badge status-${status}`;
-      progress.hidden = !p;
+      progress.show(Boolean(p));
       if (p) {
         const fraction = overallProgress(p);
         bar.value = fraction;
@@ -211,16 +256,16 @@ function makeRow(): Row {
         barText.textContent = `${Math.round(fraction * 100)}% · ${progressText(p)}`;
       }
       const errorText = doc?.error ?? (status === 'failed' ? outcome?.error : null) ?? null;
-      error.hidden = !errorText;
-      error.textContent = errorText ? `Failed: ${errorText}` : '';
+      error.show(Boolean(errorText));
+      if (errorText) error.get().textContent = `Failed: ${errorText}`;
       const warnings = [doc?.warnings, ...(outcome?.warnings ?? [])].filter((w): w is string => Boolean(w));
-      warning.hidden = warnings.length === 0;
-      warning.textContent = warnings.length ? `⚠ ${[...new Set(warnings)].join('; ')}` : '';
+      warning.show(warnings.length > 0);
+      if (warnings.length > 0) warning.get().textContent = `⚠ ${[...new Set(warnings)].join('; ')}`;
       treeButton.hidden = !(doc && doc.status === 'ready' && !p);
       removeButton.hidden = !doc || Boolean(p);
       editButton.hidden = !(doc && doc.status === 'ready' && !p);
-      cancelButton.hidden = !p && status !== 'ingesting';
-      dismissButton.hidden = Boolean(doc) || status !== 'failed';
+      cancelButton.show(Boolean(p) || status === 'ingesting');
+      dismissButton.show(!doc && status === 'failed');
     },
   };
 }
