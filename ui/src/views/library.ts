@@ -586,6 +586,8 @@ export function createLibraryView(): HTMLElement {
   bus.on('documents', scheduleRender);
   bus.on('progress', scheduleRender);
   filter.addEventListener('input', scheduleRender);
+  // WebDriver's clear (and some input methods) fire only `change`.
+  filter.addEventListener('change', scheduleRender);
   filter.addEventListener('keydown', (e) => {
     // Escape empties the filter first; a second one is the browser's.
     if (e.key === 'Escape' && filter.value !== '') {
