@@ -206,10 +206,9 @@ function render(): void {
 const MANY_MOVES = 32;
 
 /**
- * Puts `els` in `list`, in order, and nothing else. A few changes (a progress update,
- * a removal) move only what changed, so the focus stays where it is; a filter that
- * hides or brings back hundreds replaces the children at once, and the focus is put
- * back where it was.
+ * Puts `els` in `list`, in order, and nothing else. A few changes (a file being added, a
+ * removal) move only what changed, so the focus stays where it is; a new sort, which
+ * moves hundreds, replaces the children at once and puts the focus back.
  */
 function placeRows(els: HTMLLIElement[]): void {
   const current = list.children;
@@ -232,7 +231,7 @@ function placeRows(els: HTMLLIElement[]): void {
     }
     previous = el;
   }
-  // What is left after the shown rows is hidden by the filter.
+  // Anything after them is no longer wanted.
   let stale = previous ? previous.nextElementSibling : list.firstElementChild;
   while (stale) {
     const next = stale.nextElementSibling;
