@@ -305,6 +305,56 @@ e2eTest('history finds the question and shows its runs', async () => {
   await shot('09-history.png');
 });
 
+/** The names of the library rows the filter shows. */
+const shownNames = () =>
+  browser.execute(() =>
+    [...document.querySelectorAll('[data-testid="doc-list"] li.doc:not([hidden]) .doc-name')].map((e) => e.textContent),
+  );
+
+e2eTest('the library filter narrows the list, and Ask searches only the selected document', async () => {
+  await go('library');
+  const filter = await browser.$('[data-testid="library-filter"]');
+  // "8-K" is in the filing's card, not in its name: the filter reads both.
+  await filter.setValue('footlocker 8-K');
+  await browser.waitUntil(async () => {
+    const names = await shownNames();
+    return names.length === 1 && names[0] === FILING_NAME;
+  }, { timeout: 10_000, timeoutMsg: 'the filter did not narrow the list to the filing' });
+  assert.match(await (await browser.$('[data-testid="library-count"]')).getText(), /^1 of \d+ documents$/);
+  await (await browser.$('[data-testid="doc-list"] li.doc:not([hidden]) input.doc-select')).click();
+  const selection = await browser.$('[data-testid="library-selection"]');
+  await browser.waitUntil(async () => (await selection.getText()) === '1 selected', {
+    timeout: 5_000,
+    timeoutMsg: 'the filing was not selected',
+  });
+  await shot('10-library-filtered.png');
+
+  await (await browser.$('[data-testid="library-search-only"]')).click();
+  await browser.waitUntil(async () => (await browser.getUrl()).endsWith('#ask'), { timeout: 10_000 });
+  const scope = await browser.$('[data-testid="ask-scope"]');
+  await scope.waitForDisplayed({ timeout: 5_000, timeoutMsg: 'Ask does not say it searches only the filing' });
+  assert.equal(await scope.getText(), `Searching only: ${FILING_NAME} (clear)`);
+  await (await browser.$('button=New conversation')).click();
+  const answer = await ask(QUESTION);
+  const sources = await answer.$('[data-testid="answer-sources"]');
+  await sources.waitForExist({ timeout: 10_000, timeoutMsg: 'the answer does not say where its pages came from' });
+  const from = await sources.getText();
+  assert.match(from, new RegExp(`^From the document ${FILING_NAME} \\(\\d+ pages?\\) · searched only the 1 chosen$`));
+  assert.doesNotMatch(from, /multipage/);
+  await shot('11-ask-search-only.png');
+
+  // Back to the whole library, for the tests after this one.
+  await (await browser.$('[data-testid="ask-scope-clear"]')).click();
+  await scope.waitForDisplayed({ reverse: true, timeout: 5_000, timeoutMsg: 'the scope was not cleared' });
+  await go('library');
+  await (await browser.$('[data-testid="library-clear-selection"]')).click();
+  await filter.clearValue();
+  await browser.waitUntil(async () => (await shownNames()).length >= 2, {
+    timeout: 10_000,
+    timeoutMsg: 'clearing the filter did not bring the documents back',
+  });
+});
+
 e2eTest('a document removed from the library is gone, and the rest stays searchable', async () => {
   await go('library');
   const fixtureRow = await browser.$('//li[contains(@class,"doc")][.//h3[text()="multipage"]]');
@@ -328,7 +378,7 @@ e2eTest('a document removed from the library is gone, and the rest stays searcha
   }, { timeout: LONG, timeoutMsg: 'the comparison after removal did not run' });
   const flat = await (await browser.$('[data-testid="col-flat"]')).getText();
   assert.doesNotMatch(flat, /multipage p\./);
-  await shot('10-after-removal.png');
+  await shot('12-after-removal.png');
 });
 
 e2eTest('a long ingestion can be cancelled from its progress bar, and leaves nothing behind', async () => {
@@ -341,7 +391,7 @@ e2eTest('a long ingestion can be cancelled from its progress bar, and leaves not
     timeout: 60_000,
     timeoutMsg: 'no progress bar',
   });
-  await shot('11-library-ingesting.png');
+  await shot('13-library-ingesting.png');
   await (await ingesting.$('button=Cancel ingestion')).click();
   await browser.waitUntil(async () => (await rows('ingesting')).length === 0, {
     timeout: LONG,
@@ -372,7 +422,7 @@ e2eTest('"Add PDFs…" opens the system file dialog and adds the chosen file', a
   });
   const listText = await (await browser.$('[data-testid="doc-list"]')).getText();
   assert.match(listText, /with-empty-page/);
-  await shot('12-library-picked.png');
+  await shot('14-library-picked.png');
 });
 
 const remoteTest = QDRANT_URL
@@ -393,7 +443,7 @@ remoteTest('settings move the library to a remote Qdrant and back, and search ke
   if (QDRANT_KEY) await (await browser.$('#set-qdrant-key')).setValue(QDRANT_KEY);
   await saveSettings();
   assert.equal(await (await browser.$('#qdrant-remote')).isSelected(), true);
-  await shot('13-settings-remote-qdrant.png');
+  await shot('15-settings-remote-qdrant.png');
 
   await go('compare');
   const flatColumn = async () => (await browser.$('[data-testid="col-flat"]')).getText().catch(() => '');

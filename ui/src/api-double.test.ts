@@ -349,7 +349,8 @@ describe('DemoBackend', () => {
         if (finished.length === 2) resolve();
       });
     });
-    await demo.invoke('ingest_paths', { paths: ['/tmp/NEW_REPORT.pdf', '/tmp/broken_scan.pdf'] });
+    // As the shell does, it says how many files it queued.
+    expect(await demo.invoke('ingest_paths', { paths: ['/tmp/NEW_REPORT.pdf', '/tmp/broken_scan.pdf'] })).toBe(2);
     await done;
     expect([...new Set(progress.filter((p) => p.file === 'NEW_REPORT.pdf').map((p) => p.stage))]).toEqual([
       'reading',
@@ -363,6 +364,16 @@ describe('DemoBackend', () => {
     expect(finished[1]?.error).toMatch(/could not be read/);
     const docs = await demo.invoke('list_documents', {});
     expect(docs.map((d) => d.status)).toEqual(['ready', 'ready', 'ready', 'failed']);
+  });
+
+  it('holds a shelf of made-up filings for a library of hundreds', async () => {
+    const docs = await new DemoBackend({ speed: 0, shelf: 60 }).invoke('list_documents', {});
+    expect(docs).toHaveLength(62);
+    expect(new Set(docs.map((d) => d.name)).size).toBe(62);
+    const shelf = docs.slice(2);
+    expect(new Set(shelf.map((d) => d.card?.organization)).size).toBeGreaterThan(10);
+    expect(new Set(shelf.map((d) => d.card?.kind)).size).toBe(4);
+    expect(shelf.every((d) => d.status === 'ready' && d.card?.fiscal_year !== null)).toBe(true);
   });
 
   it('moves to a remote Qdrant, and explains a server that cannot be reached', async () => {

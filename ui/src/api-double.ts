@@ -45,7 +45,7 @@ import { ANSWER_DEADLINE, DEFAULT_SECTION_SCORING, defaultFusion, defaultStrateg
 import { findCitations } from './citations';
 import { DENSE_MODELS } from './model-choice';
 import { analyseDemoQuestion, correctDemoCardAll } from './demo-cards';
-import { DEMO_DOCUMENTS, demoIngestedDocument, demoPageText, type DemoDocument } from './demo-content';
+import { DEMO_DOCUMENTS, demoIngestedDocument, demoPageText, demoShelf, type DemoDocument } from './demo-content';
 import { bestSentence, contentWords } from './highlight';
 
 // ---------------------------------------------------------------------------------------
@@ -320,6 +320,8 @@ export interface DemoOptions {
   speed?: number;
   /** What `about` says is missing, as the shell does when an asset cannot be found. */
   assetsProblem?: string;
+  /** Made-up filings added after the two demo reports, for a library of hundreds. */
+  shelf?: number;
 }
 
 export class DemoBackend implements Transport {
@@ -358,6 +360,7 @@ export class DemoBackend implements Transport {
     this.speed = options.speed ?? 1;
     this.assetsProblem = options.assetsProblem ?? null;
     for (const content of DEMO_DOCUMENTS) this.addDocument(content, 'ready');
+    for (const content of demoShelf(options.shelf ?? 0)) this.addDocument(content, 'ready');
     this.seedHistory();
   }
 
@@ -402,6 +405,8 @@ export class DemoBackend implements Transport {
       if (paths.length === 0) throw 'No files to add.';
       this.ingestQueue.push(...paths);
       void this.runIngestion();
+      // A folder becomes one made-up file (see ingestOne), so each path is one file.
+      return paths.length;
     },
     pick_and_ingest: async () => {
       await this.wait(300);

@@ -64,7 +64,7 @@ export type ExportFormat = 'md' | 'json';
 
 export interface Commands {
   list_documents: { args: Record<string, never>; result: DocumentRecord[] };
-  ingest_paths: { args: { paths: string[] }; result: void };
+  ingest_paths: { args: { paths: string[] }; result: number };
   pick_and_ingest: { args: Record<string, never>; result: void };
   cancel_ingest: { args: Record<string, never>; result: void };
   delete_document: { args: { key: string }; result: DocumentRecord };
@@ -215,6 +215,7 @@ const none = {} as Record<string, never>;
 
 export const api = {
   listDocuments: () => call('list_documents', none),
+  /** Resolves to the number of PDFs queued (folders are searched by the shell). */
   ingestPaths: (paths: string[]) => call('ingest_paths', { paths }),
   pickAndIngest: () => call('pick_and_ingest', none),
   cancelIngest: () => call('cancel_ingest', none),

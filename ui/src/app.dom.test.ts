@@ -2,7 +2,7 @@
 // The whole UI against the DemoBackend test double: what a person would click.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTransport } from './api';
+import { useTransport, type CommandArgs, type CommandName, type CommandResult } from './api';
 import { DemoBackend } from './api-double';
 
 const demo = new DemoBackend({ speed: 0 });
@@ -20,6 +20,25 @@ async function until<T>(probe: () => T | null | undefined | false, what: string,
 function click(el: Element | null | undefined): void {
   if (!el) throw new Error('nothing to click');
   (el as HTMLElement).click();
+}
+
+/** Every command the UI sends, with its arguments; `fail` makes chosen calls reject. */
+const sent: { command: CommandName; args: unknown }[] = [];
+let fail: (command: CommandName, args: unknown) => string | null = () => null;
+const invoke = demo.invoke.bind(demo);
+demo.invoke = <C extends CommandName>(command: C, args: CommandArgs<C>): Promise<CommandResult<C>> => {
+  sent.push({ command, args });
+  const refusal = fail(command, args);
+  return refusal === null ? invoke(command, args) : Promise.reject(refusal);
+};
+
+function type(input: HTMLInputElement, value: string): void {
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+function shownNames(): string[] {
+  return [...view('library').querySelectorAll('.doc:not([hidden]) .doc-name')].map((e) => e.textContent ?? '');
 }
 
 function view(name: string): HTMLElement {
@@ -50,13 +69,14 @@ describe('the app on the demo backend', () => {
     expect(view('library').hidden).toBe(false);
     expect(view('tree').hidden).toBe(true);
     const names = [...document.querySelectorAll('.doc-name')].map((e) => e.textContent);
-    expect(names).toEqual(['BOEING_2022_10K', '3M_2018_10K']);
+    // By name, the list's first order.
+    expect(names).toEqual(['3M_2018_10K', 'BOEING_2022_10K']);
     expect(document.querySelector('.doc-warning:not([hidden])')?.textContent).toMatch(/no text layer/);
     const cards = [...document.querySelectorAll('[data-testid="doc-card"]')].map((e) => e.textContent);
-    expect(cards[0]).toBe('The Boeing Company · 10-K annual report · fiscal year 2022');
+    expect(cards[1]).toBe('The Boeing Company · 10-K annual report · fiscal year 2022');
     // The 3M year was guessed: marked, with a tooltip that says so.
-    expect(cards[1]).toBe('3M Company · 10-K annual report · fiscal year 2018? (guessed)');
-    const guessed = document.querySelectorAll('.doc')[1]?.querySelector('.card-part.unsure');
+    expect(cards[0]).toBe('3M Company · 10-K annual report · fiscal year 2018? (guessed)');
+    const guessed = document.querySelectorAll('.doc')[0]?.querySelector('.card-part.unsure');
     expect(guessed?.getAttribute('title')).toBe('guessed');
   });
 
@@ -453,5 +473,116 @@ describe('the app on the demo backend', () => {
     again.querySelector<HTMLInputElement>('#card-organization')!.value = '3M Co.';
     click(again.querySelector('[data-testid="card-save"]'));
     await until(() => /^3M Co\./.test(view('tree').querySelector('[data-testid="tree-card"] h3')?.textContent ?? ''), 'the header to refresh');
+  });
+  it('filters and sorts the library, and asks about the selected documents only', async () => {
+    location.hash = '#library';
+    await until(() => !view('library').hidden, 'the library');
+    const library = view('library');
+    const filter = library.querySelector<HTMLInputElement>('[data-testid="library-filter"]')!;
+    const sort = library.querySelector<HTMLSelectElement>('[data-testid="library-sort"]')!;
+    const count = library.querySelector('[data-testid="library-count"]')!;
+    await until(() => shownNames().length === 3, 'three documents');
+    sort.value = 'pages';
+    sort.dispatchEvent(new Event('change'));
+    expect(shownNames()[0]).toBe('BOEING_2022_10K');
+    // The card's words find a document its name does not.
+    type(filter, 'mmm annual');
+    await until(() => shownNames().length === 1, 'the list to narrow');
+    expect(shownNames()).toEqual(['3M_2018_10K']);
+    expect(count.textContent).toBe('1 of 3 documents');
+    type(filter, 'no such thing');
+    await until(() => !library.querySelector<HTMLElement>('[data-testid="library-no-match"]')!.hidden, 'no match');
+    filter.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    expect(filter.value).toBe('');
+    expect(shownNames()).toHaveLength(3);
+    type(filter, '3M');
+    await until(() => shownNames().length === 1, 'the 3M filing');
+
+    const only = library.querySelector<HTMLButtonElement>('[data-testid="library-search-only"]')!;
+    expect(only.disabled).toBe(true);
+    const mmmId = (await demo.invoke('list_documents', {})).find((d) => d.name === '3M_2018_10K')!.id;
+    click(library.querySelector(`[data-testid="library-select-${mmmId}"]`));
+    expect(library.querySelector('[data-testid="library-selection"]')?.textContent).toBe('1 selected');
+    click(only);
+    await until(() => !view('ask').hidden, 'the ask view');
+    const chip = view('ask').querySelector<HTMLElement>('[data-testid="ask-scope"]')!;
+    expect(chip.hidden).toBe(false);
+    expect(chip.textContent).toBe('Searching only: 3M_2018_10K (clear)');
+    // Compare searches the same documents, and says so.
+    expect(view('compare').querySelector<HTMLElement>('[data-testid="compare-scope"]')?.hidden).toBe(false);
+
+    click([...view('ask').querySelectorAll('button')].find((b) => b.textContent === 'New conversation'));
+    const q = view('ask').querySelector<HTMLTextAreaElement>('[data-testid="ask-question"]')!;
+    q.value = 'What were Boeing’s total revenues in 2022?';
+    click(view('ask').querySelector('[data-testid="ask-send"]'));
+    const sources = await until(
+      () => view('ask').querySelector('[data-testid="answer"][aria-busy="false"] [data-testid="answer-sources"]'),
+      'where the answer came from',
+    );
+    expect(sources.textContent).toMatch(/^From the document 3M_2018_10K \(\d+ pages?\) · searched only the 1 chosen$/);
+    const asked = sent.filter((c) => c.command === 'ask').pop()?.args as CommandArgs<'ask'>;
+    expect(asked.settings.documents).toEqual([mmmId]);
+
+    click(chip.querySelector('[data-testid="ask-scope-clear"]'));
+    expect(chip.hidden).toBe(true);
+    const asks = sent.filter((c) => c.command === 'ask').length;
+    q.value = 'What were Boeing’s total revenues in 2022?';
+    click(view('ask').querySelector('[data-testid="ask-send"]'));
+    await until(() => sent.filter((c) => c.command === 'ask').length === asks + 1, 'the second question');
+    expect((sent.filter((c) => c.command === 'ask').pop()?.args as CommandArgs<'ask'>).settings.documents).toBeNull();
+    location.hash = '#library';
+    await until(() => !view('library').hidden, 'the library');
+    type(filter, '');
+    sort.value = 'name';
+    sort.dispatchEvent(new Event('change'));
+    await until(() => shownNames().length === 3, 'every document again');
+  });
+
+  it('times a queue of files and removes many documents, naming the ones that could not go', async () => {
+    location.hash = '#library';
+    await until(() => !view('library').hidden, 'the library');
+    const library = view('library');
+    demo.emit('library://dropped', { paths: ['/tmp/EXTRA_A.pdf', '/tmp/EXTRA_B.pdf'] });
+    const status = library.querySelector<HTMLElement>('[data-testid="ingest-status"]')!;
+    await until(() => /^Ingesting [12] of 2 files · \d+% · /.test(status.textContent ?? ''), 'the batch’s progress');
+    await until(() => library.querySelectorAll('.doc[data-status="ready"]').length === 5, 'five documents');
+    await until(() => status.textContent === '', 'the batch to end');
+
+    const records = await demo.invoke('list_documents', {});
+    const idOf = (name: string) => records.find((d) => d.name === name)!.id;
+    const filter = library.querySelector<HTMLInputElement>('[data-testid="library-filter"]')!;
+    // 3M is still selected from searching it alone.
+    expect(library.querySelector('[data-testid="library-selection"]')?.textContent).toBe('1 selected');
+    click(library.querySelector('[data-testid="library-clear-selection"]'));
+    type(filter, 'extra');
+    await until(() => shownNames().length === 2, 'the two extras');
+    click(library.querySelector('[data-testid="library-select-all"]'));
+    type(filter, 'new_filing');
+    await until(() => shownNames().length === 1, 'the new filing');
+    click(library.querySelector(`[data-testid="library-select-${idOf('NEW_FILING')}"]`));
+    expect(library.querySelector('[data-testid="library-selection"]')?.textContent).toBe('3 selected (2 hidden by the filter)');
+    type(filter, '');
+    fail = (command, args) =>
+      command === 'delete_document' && (args as CommandArgs<'delete_document'>).key === String(idOf('EXTRA_B'))
+        ? 'EXTRA_B is locked by another PageTree process (demo error).'
+        : null;
+    click(library.querySelector('[data-testid="library-remove-selected"]'));
+    const dialog = await until(() => document.querySelector<HTMLDialogElement>('dialog.confirm'), 'the confirmation');
+    expect(dialog.querySelector('h2')?.textContent).toBe('Remove 3 documents?');
+    expect(dialog.querySelector('p')?.textContent).toMatch(/^These 3 documents \(NEW_FILING, EXTRA_A, EXTRA_B\) leave the library/);
+    click(dialog.querySelector('button.danger'));
+    const outcome = await until(
+      () => library.querySelector<HTMLElement>('[data-testid="library-remove-outcome"]:not([hidden])'),
+      'the outcome',
+    );
+    fail = () => null;
+    expect(outcome.querySelector('p')?.textContent).toBe('2 documents removed; 1 could not be removed');
+    expect(outcome.querySelector('li')?.textContent).toBe('EXTRA_B: EXTRA_B is locked by another PageTree process (demo error).');
+    const deletes = sent.filter((c) => c.command === 'delete_document').map((c) => (c.args as CommandArgs<'delete_document'>).key);
+    expect(deletes).toEqual(['NEW_FILING', 'EXTRA_A', 'EXTRA_B'].map((n) => String(idOf(n))));
+    await until(() => shownNames().length === 3, 'the documents left');
+    expect(shownNames()).toEqual(['3M_2018_10K', 'BOEING_2022_10K', 'EXTRA_B']);
+    // The one that could not go stays selected, to try again.
+    expect(library.querySelector('[data-testid="library-selection"]')?.textContent).toBe('1 selected');
   });
 });

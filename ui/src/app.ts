@@ -1,6 +1,7 @@
 // Shared application state, a small typed event bus, navigation and announcements.
 
 import type { AppSettings, DocumentRecord, IngestFinished, IngestProgress, SearchSettings, Strategy } from './api';
+import { liveScope } from './search-scope';
 
 export type ViewName = 'library' | 'tree' | 'compare' | 'ask' | 'history' | 'settings';
 export const VIEWS: { name: ViewName; label: string }[] = [
@@ -35,6 +36,8 @@ interface BusEvents {
   'prefill-compare': Prefill;
   'prefill-ask': Prefill;
   'show-tree': { docId: number };
+  /** The documents Ask and Compare are restricted to; null for the whole library. */
+  scope: number[] | null;
   view: ViewName;
   /** A view became visible. */
   shown: ViewName;
@@ -65,12 +68,22 @@ export const state = {
   progress: new Map<string, IngestProgress>(),
   highlight: null as Highlight | null,
   settings: null as AppSettings | null,
+  scope: null as number[] | null,
   demo: false,
 };
 
 export function setDocuments(documents: DocumentRecord[]): void {
   state.documents = documents;
   bus.emit('documents', documents);
+  // A removed document cannot be searched: the scope forgets it, and says so.
+  const scope = liveScope(state.scope, documents);
+  if (scope?.length !== state.scope?.length) setScope(scope);
+}
+
+/** Restricts Ask and Compare to `ids` (null or none: the whole library). */
+export function setScope(ids: readonly number[] | null): void {
+  state.scope = ids && ids.length > 0 ? [...ids] : null;
+  bus.emit('scope', state.scope);
 }
 
 /** Replaces one document's record (after a command returned it fresh, e.g. a corrected card). */

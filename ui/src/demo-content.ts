@@ -149,3 +149,42 @@ export function demoIngestedDocument(name: string, pages: number): DemoDocument 
     facts: {},
   };
 }
+
+const SHELF_ISSUERS: readonly [string, string][] = [
+  ['Acme Industrial Corporation', 'ACME'],
+  ['Borealis Energy Inc.', 'BORE'],
+  ['Cobalt Semiconductor Ltd.', 'CBLT'],
+  ['Dunmore Retail Group', 'DUNR'],
+  ['Everfield Insurance Holdings', 'EVFI'],
+  ['Fairhaven Pharmaceuticals', 'FHPH'],
+  ['Granite Logistics Co.', 'GRLG'],
+  ['Harbor Point Bancorp', 'HPBC'],
+  ['Ironwood Aerospace', 'IRWD'],
+  ['Juniper Foods Inc.', 'JNPF'],
+  ['Kestrel Mining plc', 'KSTL'],
+  ['Lumen Grid Utilities', 'LMGU'],
+  ['Société Méridienne', 'SMER'],
+];
+const SHELF_KINDS: readonly { kind: DocumentCard['kind']; form: string }[] = [
+  { kind: 'annual-report', form: '10K' },
+  { kind: 'quarterly-report', form: '10Q' },
+  { kind: 'current-report', form: '8K' },
+  { kind: 'earnings-release', form: 'EARNINGS' },
+];
+
+/**
+ * `count` made-up filings with varied issuers, kinds, years and lengths: a library big
+ * enough to measure the list with (see library.bench.ts), not content to read.
+ */
+export function demoShelf(count: number): DemoDocument[] {
+  return Array.from({ length: count }, (_, i) => {
+    const [organization, ticker] = SHELF_ISSUERS[i % SHELF_ISSUERS.length] ?? ['Acme', 'ACME'];
+    const { kind, form } = SHELF_KINDS[Math.floor(i / SHELF_ISSUERS.length) % SHELF_KINDS.length] ?? { kind: 'other', form: 'DOC' };
+    const year = 2015 + (Math.floor(i / (SHELF_ISSUERS.length * SHELF_KINDS.length)) % 10);
+    const quarter = kind === 'quarterly-report' ? 1 + (i % 3) : null;
+    const name = `${ticker}_${year}_${form}${quarter ? `_Q${quarter}` : ''}_${String(i).padStart(3, '0')}`;
+    const doc = demoIngestedDocument(name, 4 + (i % 9));
+    doc.card = card({ organization, aliases: [ticker], kind, fiscal_year: year, fiscal_quarter: quarter });
+    return doc;
+  });
+}

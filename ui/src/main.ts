@@ -9,7 +9,7 @@ import { openAbout } from './views/about';
 import { createAskView } from './views/ask';
 import { createCompareView } from './views/compare';
 import { createHistoryView, showHistory } from './views/history';
-import { createLibraryView, handleDrop, ingest, onFinished, refreshDocuments } from './views/library';
+import { createLibraryView, handleDrop, ingest, onFinished, onProgress, refreshDocuments } from './views/library';
 import { createSettingsView, loadSettings } from './views/settings';
 import { createTreeView } from './views/tree';
 
@@ -195,6 +195,7 @@ async function start(): Promise<void> {
     await Promise.all([
       onIngestProgress((p) => {
         state.progress.set(p.file, p);
+        onProgress(p);
         bus.emit('progress', state.progress);
       }),
       onIngestFinished((f) => {

@@ -23,12 +23,14 @@ pub async fn ingest_paths(
     app: AppHandle,
     state: State<'_, AppState>,
     paths: Vec<PathBuf>,
-) -> CommandResult<()> {
+) -> CommandResult<usize> {
     // Any path the web view sends is safe to pass on: the walk and the engine read
     // nothing that is not a regular file starting like a PDF.
     let queued = queue_paths(&app, &state.open()?.ingest, &paths).map_err(CommandError::message)?;
     tracing::info!(files = queued, "queued for ingestion");
-    Ok(())
+    // The count of files found in folders is known only here; the window estimates the
+    // time a batch has left from it.
+    Ok(queued)
 }
 
 /// Opens the system's file dialog; the chosen files are queued when it closes.

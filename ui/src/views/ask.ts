@@ -15,7 +15,7 @@ import {
   type Strategy,
   type StrategyName,
 } from '../api';
-import { announce, bus, state, type Prefill } from '../app';
+import { announce, bus, setScope, state, type Prefill } from '../app';
 import { segmentAnswer, uniqueCitations } from '../citations';
 import { field, h, replace } from '../dom';
 import { answerNotes, formatMs, uniquePages } from '../format';
@@ -27,8 +27,10 @@ import {
   sectionScoringLabel,
   strategyLabel,
 } from '../strategy-form';
+import { answerSources, sourcesText, withScope } from '../search-scope';
 import { analysisBanner } from './analysis-banner';
 import { citationChip, facts, pageChip, paramsEditor, renderAnswer, type ParamsEditor } from './parts';
+import { scopeChip } from './scope-chip';
 
 const DEFAULT_STRATEGY: StrategyName = 'knee';
 
@@ -90,14 +92,30 @@ function mountEditor(name: StrategyName, strategy?: Strategy): void {
 }
 
 function searchSettings(): SearchSettings {
-  if (overrideSettings) return overrideSettings;
   const d = state.settings?.defaults;
-  return {
+  const base = overrideSettings ?? {
     fusion: fusionFromJson(d?.fusion) ?? defaultFusion(),
     section_scoring: DEFAULT_SECTION_SCORING,
     token_budget: d?.token_budget ?? null,
     documents: null,
   };
+  // The chip above the chat is the one place that says which documents are searched.
+  return withScope(base, state.scope);
+}
+
+/** "From BOEING_2022_10K (5 pages), 3M_2018_10K (1 page)": where the context's pages came from. */
+function sourcesLine(outcome: AskOutcome): HTMLElement | null {
+  const sources = answerSources(outcome.search.context.pages);
+  if (sources.length === 0) return null;
+  const scoped = outcome.search.settings.documents;
+  return h(
+    'p',
+    { class: 'answer-sources', 'data-testid': 'answer-sources' },
+    h('span', { class: 'meta-label' }, sources.length === 1 ? 'From the document' : `From ${sources.length} documents`),
+    ' ',
+    sourcesText(sources),
+    scoped ? h('span', { class: 'muted' }, ` · searched only the ${scoped.length} chosen`) : null,
+  );
 }
 
 function scrollToEnd(): void {
@@ -137,6 +155,7 @@ function answerDetails(outcome: AskOutcome): HTMLElement {
     'div',
     { class: 'answer-meta' },
     analysisBanner(search.analysis, state.documents),
+    sourcesLine(outcome),
     cited.length > 0
       ? h(
           'div',
@@ -238,6 +257,8 @@ function prefill(p: Prefill): void {
     mountEditor(p.strategy.name, p.strategy);
   }
   overrideSettings = p.settings;
+  // Re-run as it ran: on the documents it was restricted to, or on the whole library.
+  if (p.settings) setScope(p.settings.documents);
   conversationId = null;
   conversationLine.textContent = 'New conversation (settings from the history entry)';
 }
@@ -286,6 +307,7 @@ export function createAskView(): HTMLElement {
       h('details', { class: 'ask-settings' }, h('summary', {}, 'Strategy settings'), paramsSlot),
       h('div', { class: 'conversation' }, conversationLine, newConversation),
     ),
+    scopeChip('ask-scope'),
     chat,
     status,
     form,

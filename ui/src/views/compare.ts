@@ -14,7 +14,7 @@ import {
   type Strategy,
   type StrategyName,
 } from '../api';
-import { announce, bus, navigate, setHighlight, state, type Prefill } from '../app';
+import { announce, bus, navigate, setHighlight, setScope, state, type Prefill } from '../app';
 import { busy, field, h, markInvalid, replace } from '../dom';
 import { debounce, formatCount, formatMs, uniquePages } from '../format';
 import {
@@ -28,6 +28,7 @@ import {
   type SearchFormValues,
 } from '../strategy-form';
 import { sharedAnalysis } from '../analysis';
+import { withScope } from '../search-scope';
 import { analysisBanner } from './analysis-banner';
 import { createCompareSummary } from './compare-summary';
 import { createTracePanel } from './trace-panel';
@@ -42,6 +43,7 @@ import {
   sectionScoringSelect,
   type ParamsEditor,
 } from './parts';
+import { scopeChip } from './scope-chip';
 
 interface StrategyControls {
   checkbox: HTMLInputElement;
@@ -126,7 +128,7 @@ function readSettings(): SearchSettings | null {
     showError(Object.values(parsed.errors).join('. '));
     return null;
   }
-  return parsed.value;
+  return withScope(parsed.value, state.scope);
 }
 
 function readStrategies(): Strategy[] | null {
@@ -304,7 +306,10 @@ function prefill(p: Prefill): void {
       c.editor.setDisabled(false);
     }
   }
-  if (p.settings) writeSettings(settingsToValues(p.settings));
+  if (p.settings) {
+    writeSettings(settingsToValues(p.settings));
+    setScope(p.settings.documents);
+  }
   dirty = true;
 }
 
@@ -370,6 +375,7 @@ export function createCompareView(): HTMLElement {
     'section',
     { class: 'view compare', 'aria-labelledby': 'compare-title' },
     h('h2', { id: 'compare-title', tabindex: -1 }, 'Compare strategies'),
+    scopeChip('compare-scope'),
     form,
     results,
   );

@@ -1,21 +1,30 @@
-// Library: add PDFs (button, drag and drop), follow their ingestion, remove them.
+// Library: add PDFs (button, drag and drop), follow their ingestion, remove them; with
+// hundreds of documents, filter, sort and select them to remove many at once or to
+// search only those.
 
 import { api, errorMessage, forgetImages, insideTauri, type DocumentRecord, type IngestFinished, type IngestProgress } from '../api';
-import { announce, bus, navigate, setDocuments, state } from '../app';
+import { announce, bus, navigate, setDocuments, setScope, state } from '../app';
+import { pruneSelection, selectedDocuments, selectionText, setShown, shownSelection } from '../doc-selection';
 import { busy, h, replace } from '../dom';
-import { documentForFile, formatDate, isPdfName, overallProgress, progressText } from '../format';
+import { documentForFile, isPdfName } from '../format';
+import { IngestClock, summaryText } from '../ingest-clock';
+import { countText, filterWords, isSortKey, SORT_KEYS, SORT_LABELS, visibleDocuments, type SortKey } from '../library-list';
+import { removalQuestion, removalSummary, removeEach } from '../remove-many';
 import { editCard } from './card-editor';
-import { cardLine } from './card-view';
 import { createAssetsBanner } from './about';
 import { confirmDialog } from './dialogs';
+import { makeRow, type Row, type RowActions } from './library-row';
 
 /** Outcomes of finished ingestions worth keeping on screen: errors and warnings, by file. */
 const finished = new Map<string, IngestFinished>();
 
-interface Row {
-  el: HTMLLIElement;
-  update(doc: DocumentRecord | null, progress: IngestProgress | null, outcome: IngestFinished | null, file: string): void;
-}
+/** The whole batch's progress and time left. */
+const clock = new IngestClock();
+
+/** Selected documents, by id; kept while the filter hides them. */
+let selected = new Set<number>();
+/** The ids of the documents the list shows now, in its order. */
+let shownIds: number[] = [];
 
 const list = h('ul', { class: 'doc-list', 'aria-label': 'Documents', 'data-testid': 'doc-list' });
 const message = h('p', { class: 'message', role: 'alert', hidden: true });
@@ -24,9 +33,48 @@ const empty = h(
   { class: 'empty-state', hidden: true },
   'The library is empty. Drop PDFs here or use “Add PDFs…” to start.',
 );
-const ingestStatus = h('p', { class: 'ingest-status', role: 'status', 'aria-live': 'polite' });
+const ingestStatus = h('p', { class: 'ingest-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'ingest-status' });
+const overall = h('progress', { max: 1, value: 0, hidden: true, 'aria-label': 'Ingestion of the whole batch', 'data-testid': 'ingest-overall' });
 const cancelAll = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Cancel ingestion');
 const rows = new Map<string, Row>();
+
+const filter = h('input', {
+  type: 'search',
+  id: 'library-filter',
+  placeholder: 'Name, organisation, kind, year…',
+  autocomplete: 'off',
+  // Names and tickers are not words: no red underlines.
+  spellcheck: 'false',
+  'data-testid': 'library-filter',
+});
+const sort = h(
+  'select',
+  { id: 'library-sort', 'data-testid': 'library-sort' },
+  ...SORT_KEYS.map((k) => h('option', { value: k }, SORT_LABELS[k])),
+);
+const shownCount = h('span', { class: 'library-count', 'data-testid': 'library-count' });
+const selectAll = h('input', { type: 'checkbox', id: 'library-select-all', 'data-testid': 'library-select-all' });
+const selectionLine = h('span', { class: 'selection-text', 'aria-live': 'polite', 'data-testid': 'library-selection' });
+const searchOnly = h(
+  'button',
+  { type: 'button', class: 'secondary', disabled: true, 'data-testid': 'library-search-only' },
+  'Search only these',
+);
+const removeSelected = h(
+  'button',
+  { type: 'button', class: 'secondary danger-text', disabled: true, 'data-testid': 'library-remove-selected' },
+  'Remove selected…',
+);
+const clearSelection = h(
+  'button',
+  { type: 'button', class: 'secondary small', hidden: true, 'data-testid': 'library-clear-selection' },
+  'Clear selection',
+);
+const clearFilter = h('button', { type: 'button', class: 'secondary small' }, 'Clear the filter');
+const noMatch = h('p', { class: 'empty-state', hidden: true, 'data-testid': 'library-no-match' });
+const removalOutcome = h('div', { class: 'message', role: 'alert', hidden: true, 'data-testid': 'library-remove-outcome' });
+/** The whole toolbar is pointless for an empty library. */
+const toolbar = h('div', { class: 'library-toolbar', role: 'group', 'aria-label': 'Find and select documents', hidden: true });
 
 function showMessage(text: string | null): void {
   message.hidden = text === null;
@@ -36,6 +84,7 @@ function showMessage(text: string | null): void {
 async function cancelIngestion(button: HTMLButtonElement): Promise<void> {
   try {
     await busy(button, () => api.cancelIngest());
+    clock.reset();
     announce('Cancelling ingestion');
   } catch (err) {
     showMessage(errorMessage(err));
@@ -43,12 +92,8 @@ async function cancelIngestion(button: HTMLButtonElement): Promise<void> {
 }
 
 async function removeDocument(doc: DocumentRecord): Promise<void> {
-  const ok = await confirmDialog(
-    `Remove ${doc.name}?`,
-    `${doc.file_name} leaves the library: its pages, tree and index entries are deleted. The PDF file itself stays where it is.`,
-    'Remove',
-  );
-  if (!ok) return;
+  const question = removalQuestion([doc]);
+  if (!(await confirmDialog(question.title, question.message, 'Remove'))) return;
   try {
     const removed = await api.deleteDocument(String(doc.id));
     forgetImages(removed.id);
@@ -61,145 +106,167 @@ async function removeDocument(doc: DocumentRecord): Promise<void> {
   }
 }
 
-function makeRow(): Row {
-  const name = h('h3', { class: 'doc-name' });
-  const card = h('p', { class: 'doc-card', 'data-testid': 'doc-card', hidden: true });
-  const meta = h('p', { class: 'doc-meta' });
-  const badge = h('span', { class: 'badge' });
-  const bar = h('progress', { max: 1, value: 0 });
-  const barText = h('span', { class: 'progress-text' });
-  const progress = h('div', { class: 'doc-progress', hidden: true }, bar, barText);
-  const error = h('p', { class: 'doc-error', hidden: true });
-  const warning = h('p', { class: 'doc-warning', hidden: true });
-  const treeButton = h('button', { type: 'button', class: 'secondary' }, 'Show tree');
-  const editButton = h('button', { type: 'button', class: 'secondary', 'data-testid': 'edit-card' }, 'Edit card…');
-  const removeButton = h('button', { type: 'button', class: 'secondary danger-text' }, 'Remove…');
-  const cancelButton = h('button', { type: 'button', class: 'secondary' }, 'Cancel ingestion');
-  const dismissButton = h('button', { type: 'button', class: 'secondary' }, 'Dismiss');
-  const actions = h('div', { class: 'doc-actions' }, treeButton, editButton, cancelButton, removeButton, dismissButton);
-  const el = h(
-    'li',
-    { class: 'doc' },
-    h('div', { class: 'doc-head' }, name, badge),
-    card,
-    meta,
-    progress,
-    error,
-    warning,
-    actions,
-  );
-  let current: DocumentRecord | null = null;
-  let currentFile = '';
-  treeButton.addEventListener('click', () => {
-    if (!current) return;
-    bus.emit('show-tree', { docId: current.id });
+const rowActions: RowActions = {
+  select(doc, on) {
+    if (on) selected.add(doc.id);
+    else selected.delete(doc.id);
+    updateSelection();
+  },
+  showTree(doc) {
+    bus.emit('show-tree', { docId: doc.id });
     navigate('tree');
-  });
-  removeButton.addEventListener('click', () => current && void removeDocument(current));
-  editButton.addEventListener('click', () => current && void editCard(current));
-  cancelButton.addEventListener('click', () => void cancelIngestion(cancelButton));
-  dismissButton.addEventListener('click', () => {
-    finished.delete(currentFile);
+  },
+  edit: (doc) => void editCard(doc),
+  remove: (doc) => void removeDocument(doc),
+  cancel: (button) => void cancelIngestion(button),
+  dismiss(file) {
+    finished.delete(file);
     render();
-  });
-  return {
-    el,
-    update(doc, p, outcome, file) {
-      current = doc;
-      currentFile = file;
-      const status = p ? 'ingesting' : (doc?.status ?? (outcome?.error ? 'failed' : 'ingesting'));
-      el.dataset.status = status;
-      name.textContent = doc?.name ?? file.replace(/\.pdf$/i, '');
-      const metaParts: string[] = [doc?.file_name ?? file];
-      if (doc?.page_count != null) metaParts.push(`${doc.page_count} pages`);
-      if (doc?.node_count != null) metaParts.push(`${doc.node_count} nodes`);
-      if (doc?.language) metaParts.push(doc.language.charAt(0).toUpperCase() + doc.language.slice(1));
-      if (doc?.pages_without_text) metaParts.push(`${doc.pages_without_text} without text`);
-      if (doc?.describer) metaParts.push(`described ${doc.describer}`);
-      if (doc?.added_at) metaParts.push(`added ${formatDate(doc.added_at)}`);
-      meta.textContent = metaParts.join(' · ');
-      const line = cardLine(doc?.card ?? null);
-      const ready = doc?.status === 'ready';
-      replace(card, line ?? (ready ? h('span', { class: 'muted' }, 'No card: the document does not say what it is.') : null));
-      card.hidden = line === null && !ready;
-      badge.textContent = status;
-      badge.className = `badge status-${status}`;
-      progress.hidden = !p;
-      if (p) {
-        const fraction = overallProgress(p);
-        bar.value = fraction;
-        bar.setAttribute('aria-label', `Ingestion of ${file}`);
-        bar.setAttribute('aria-valuetext', `${Math.round(fraction * 100)}%, ${progressText(p)}`);
-        barText.textContent = `${Math.round(fraction * 100)}% · ${progressText(p)}`;
-      }
-      const errorText = doc?.error ?? (status === 'failed' ? outcome?.error : null) ?? null;
-      error.hidden = !errorText;
-      error.textContent = errorText ? `Failed: ${errorText}` : '';
-      const warnings = [doc?.warnings, ...(outcome?.warnings ?? [])].filter((w): w is string => Boolean(w));
-      warning.hidden = warnings.length === 0;
-      warning.textContent = warnings.length ? `⚠ ${[...new Set(warnings)].join('; ')}` : '';
-      treeButton.hidden = !(doc && doc.status === 'ready' && !p);
-      removeButton.hidden = !doc || Boolean(p);
-      editButton.hidden = !(doc && doc.status === 'ready' && !p);
-      cancelButton.hidden = !p && status !== 'ingesting';
-      dismissButton.hidden = Boolean(doc) || status !== 'failed';
-    },
+  },
+};
+
+interface Item {
+  key: string;
+  doc: DocumentRecord | null;
+  file: string;
+}
+
+/** Files being added or that failed without a record: shown above the documents. */
+function pendingItems(docs: DocumentRecord[]): Item[] {
+  const items: Item[] = [];
+  const claimed = new Set<string>(docs.map((d) => d.file_name));
+  const add = (file: string) => {
+    if (claimed.has(file) || documentForFile(file, docs)) return;
+    items.push({ key: `file:${file}`, doc: null, file });
+    claimed.add(file);
   };
+  for (const file of state.progress.keys()) add(file);
+  for (const [file, outcome] of finished) if (outcome.error) add(file);
+  return items;
+}
+
+function progressFor(item: Item): IngestProgress | null {
+  if (state.progress.size === 0) return null;
+  for (const [file, p] of state.progress) {
+    if (item.doc ? documentForFile(file, [item.doc]) !== null : file === item.file) return p;
+  }
+  return null;
 }
 
 function render(): void {
   const docs = state.documents;
-  const wanted: { key: string; doc: DocumentRecord | null; file: string }[] = [];
-  const claimed = new Set<string>();
-  for (const doc of docs) {
-    wanted.push({ key: `doc:${doc.id}`, doc, file: doc.file_name });
-    claimed.add(doc.file_name);
-  }
-  for (const file of state.progress.keys()) {
-    const doc = documentForFile(file, docs);
-    if (!doc && !claimed.has(file)) {
-      wanted.push({ key: `file:${file}`, doc: null, file });
-      claimed.add(file);
-    }
-  }
-  for (const [file, outcome] of finished) {
-    if (outcome.error && !claimed.has(file) && !documentForFile(file, docs)) {
-      wanted.push({ key: `file:${file}`, doc: null, file });
-      claimed.add(file);
-    }
-  }
-  const keys = new Set(wanted.map((w) => w.key));
+  const words = filterWords(filter.value);
+  const sortKey: SortKey = isSortKey(sort.value) ? sort.value : 'name';
+  const pending = pendingItems(docs).filter(
+    (item) => words.length === 0 || words.every((w) => item.file.toLowerCase().includes(w)),
+  );
+  const shownDocs = visibleDocuments(docs, filter.value, sortKey);
+  const shown = new Set(shownDocs.map((d) => d.id));
+  // Every row stays in the list in the sort's order, and the filter only hides rows:
+  // narrowing and widening then touch one attribute a row, not the list's structure.
+  const ordered = words.length === 0 ? shownDocs : visibleDocuments(docs, '', sortKey);
+  const wanted: Item[] = [
+    ...pending,
+    ...ordered.map((doc) => ({ key: `doc:${doc.id}`, doc, file: doc.file_name })),
+  ];
+  const present = new Set<string>(wanted.map((w) => w.key));
   for (const [key, row] of rows) {
-    if (!keys.has(key)) {
+    if (!present.has(key)) {
       row.el.remove();
       rows.delete(key);
     }
   }
-  let previous: Element | null = null;
+  selected = pruneSelection(selected, docs);
+  shownIds = shownDocs.map((d) => d.id);
+  const els: HTMLLIElement[] = [];
   for (const item of wanted) {
     let row = rows.get(item.key);
     if (!row) {
-      row = makeRow();
+      row = makeRow(rowActions);
       rows.set(item.key, row);
     }
-    const progressEntry =
-      [...state.progress.entries()].find(([file]) =>
-        item.doc ? documentForFile(file, [item.doc]) !== null : file === item.file,
-      )?.[1] ?? null;
-    row.update(item.doc, progressEntry, finished.get(item.file) ?? null, item.file);
-    // Keep DOM order without moving focused rows needlessly.
-    const expectedNext: Element | null = previous ? previous.nextElementSibling : list.firstElementChild;
-    if (expectedNext !== row.el) {
-      if (previous) previous.after(row.el);
-      else list.prepend(row.el);
-    }
-    previous = row.el;
+    row.update(item.doc, progressFor(item), finished.get(item.file) ?? null, item.file);
+    row.setSelected(item.doc !== null && selected.has(item.doc.id));
+    const hide = item.doc !== null && !shown.has(item.doc.id);
+    if (row.el.hidden !== hide) row.el.hidden = hide;
+    els.push(row.el);
   }
-  empty.hidden = wanted.length > 0;
+  placeRows(els);
+  const filtering = words.length > 0;
+  toolbar.hidden = docs.length === 0;
+  empty.hidden = docs.length > 0 || pending.length > 0 || filtering;
+  noMatch.hidden = !(filtering && shownDocs.length === 0 && pending.length === 0);
+  if (!noMatch.hidden) replace(noMatch, `No document matches “${filter.value.trim()}”. `, clearFilter);
+  shownCount.textContent = countText(shownDocs.length, docs.length);
+  updateSelection();
+  renderIngestStatus();
+}
+
+/** Rows moved one by one beyond this many are put in place in one go instead. */
+const MANY_MOVES = 32;
+
+/**
+ * Puts `els` in `list`, in order, and nothing else. A few changes (a file being added, a
+ * removal) move only what changed, so the focus stays where it is; a new sort, which
+ * moves hundreds, replaces the children at once and puts the focus back.
+ */
+function placeRows(els: HTMLLIElement[]): void {
+  const current = list.children;
+  let moves = Math.abs(current.length - els.length);
+  for (let i = 0; i < els.length && moves <= MANY_MOVES; i++) if (current[i] !== els[i]) moves++;
+  if (moves === 0) return;
+  if (moves > MANY_MOVES) {
+    const focused = document.activeElement;
+    list.replaceChildren(...els);
+    if (focused instanceof HTMLElement && !focused.isConnected) return;
+    if (focused instanceof HTMLElement && document.activeElement !== focused) focused.focus();
+    return;
+  }
+  let previous: Element | null = null;
+  for (const el of els) {
+    const expectedNext: Element | null = previous ? previous.nextElementSibling : list.firstElementChild;
+    if (expectedNext !== el) {
+      if (previous) previous.after(el);
+      else list.prepend(el);
+    }
+    previous = el;
+  }
+  // Anything after them is no longer wanted.
+  let stale = previous ? previous.nextElementSibling : list.firstElementChild;
+  while (stale) {
+    const next = stale.nextElementSibling;
+    stale.remove();
+    stale = next;
+  }
+}
+
+/** The toolbar's selection line, its select-all box and its two buttons. */
+function updateSelection(): void {
+  const shown = shownSelection(selected, shownIds);
+  selectAll.checked = shown === 'all';
+  selectAll.indeterminate = shown === 'some';
+  selectAll.disabled = shownIds.length === 0;
+  selectAll.setAttribute('aria-label', shown === 'all' ? 'Unselect the documents shown' : 'Select the documents shown');
+  selectionLine.textContent = selectionText(selected, shownIds);
+  clearSelection.hidden = selected.size === 0;
+  searchOnly.disabled = selected.size === 0;
+  removeSelected.disabled = selected.size === 0;
+  removeSelected.textContent = selected.size > 1 ? `Remove ${selected.size} selected…` : 'Remove selected…';
+}
+
+function renderIngestStatus(): void {
   const active = state.progress.size;
-  cancelAll.hidden = active === 0;
-  ingestStatus.textContent =
-    active === 0 ? '' : `Ingesting ${active} ${active === 1 ? 'file' : 'files'}…`;
+  const batch = clock.summary();
+  cancelAll.hidden = active === 0 && batch === null;
+  overall.hidden = batch === null;
+  if (batch) {
+    overall.value = batch.fraction;
+    overall.setAttribute('aria-valuetext', summaryText(batch));
+    ingestStatus.textContent = summaryText(batch);
+  } else {
+    // Documents that were being added when the window opened: no batch to time.
+    ingestStatus.textContent = active === 0 ? '' : `Ingesting ${active} ${active === 1 ? 'file' : 'files'}…`;
+  }
 }
 
 let scheduled = false;
@@ -220,8 +287,14 @@ export async function refreshDocuments(): Promise<void> {
   }
 }
 
+/** A progress event from the shell (main.ts has put it in `state.progress`). */
+export function onProgress(p: IngestProgress): void {
+  clock.progress(p);
+}
+
 /** An ingestion event from the shell. */
 export function onFinished(outcome: IngestFinished): void {
+  clock.finished(outcome);
   if (outcome.error || outcome.warnings.length > 0) finished.set(outcome.file, outcome);
   else finished.delete(outcome.file);
   announce(
@@ -236,12 +309,60 @@ export async function ingest(paths: string[]): Promise<void> {
   if (paths.length === 0) return;
   showMessage(null);
   try {
-    await api.ingestPaths(paths);
+    const queued = await api.ingestPaths(paths);
+    // An older shell answers nothing: the batch is then timed without its count.
+    if (typeof queued === 'number') clock.queue(queued);
     announce(`Adding ${paths.length} ${paths.length === 1 ? 'item' : 'items'}`);
     void refreshDocuments();
   } catch (err) {
     showMessage(errorMessage(err));
   }
+}
+
+// ------------------------------------------------------------------------ many documents
+
+/** Restricts Ask (and Compare) to the selected documents that can be searched, and goes to Ask. */
+function searchOnlySelected(): void {
+  const ready = selectedDocuments(selected, state.documents).filter((d) => d.status === 'ready');
+  if (ready.length === 0) {
+    showMessage('None of the selected documents is ready to be searched.');
+    return;
+  }
+  showMessage(null);
+  setScope(ready.map((d) => d.id));
+  announce(`Questions now search only ${ready.length} ${ready.length === 1 ? 'document' : 'documents'}`);
+  navigate('ask');
+}
+
+async function removeSelectedDocuments(): Promise<void> {
+  const docs = selectedDocuments(selected, state.documents);
+  if (docs.length === 0) return;
+  const question = removalQuestion(docs);
+  const label = docs.length === 1 ? 'Remove' : `Remove ${docs.length}`;
+  if (!(await confirmDialog(question.title, question.message, label))) return;
+  showMessage(null);
+  removalOutcome.hidden = true;
+  const report = await busy(removeSelected, () =>
+    removeEach(docs, (key) => api.deleteDocument(key), (done, total) => {
+      ingestStatus.textContent = `Removing documents: ${done} of ${total}`;
+    }),
+  );
+  for (const doc of report.removed) {
+    forgetImages(doc.id);
+    finished.delete(doc.file_name);
+    selected.delete(doc.id);
+  }
+  const { summary, failures } = removalSummary(report);
+  replace(
+    removalOutcome,
+    h('p', {}, summary),
+    failures.length > 0 ? h('ul', { class: 'removal-failures' }, ...failures.map((f) => h('li', {}, f))) : null,
+  );
+  removalOutcome.hidden = false;
+  removalOutcome.classList.toggle('partial', failures.length > 0);
+  announce(summary);
+  await refreshDocuments();
+  renderIngestStatus();
 }
 
 // ------------------------------------------------------------------------ drag and drop
@@ -318,6 +439,55 @@ export function createLibraryView(): HTMLElement {
   );
   bus.on('documents', scheduleRender);
   bus.on('progress', scheduleRender);
+  filter.addEventListener('input', scheduleRender);
+  // WebDriver's clear (and some input methods) fire only `change`.
+  filter.addEventListener('change', scheduleRender);
+  filter.addEventListener('keydown', (e) => {
+    // Escape empties the filter first; a second one is the browser's.
+    if (e.key === 'Escape' && filter.value !== '') {
+      e.preventDefault();
+      filter.value = '';
+      render();
+    }
+  });
+  sort.addEventListener('change', render);
+  clearFilter.addEventListener('click', () => {
+    filter.value = '';
+    render();
+    filter.focus();
+  });
+  selectAll.addEventListener('change', () => {
+    selected = setShown(selected, shownIds, selectAll.checked);
+    for (const id of shownIds) rows.get(`doc:${id}`)?.setSelected(selected.has(id));
+    updateSelection();
+  });
+  clearSelection.addEventListener('click', () => {
+    selected = new Set();
+    for (const row of rows.values()) row.setSelected(false);
+    updateSelection();
+    selectAll.focus();
+  });
+  searchOnly.addEventListener('click', searchOnlySelected);
+  removeSelected.addEventListener('click', () => void removeSelectedDocuments());
+  replace(
+    toolbar,
+    h(
+      'div',
+      { class: 'library-find' },
+      h('div', { class: 'field' }, h('label', { for: filter.id }, 'Filter'), filter),
+      h('div', { class: 'field' }, h('label', { for: sort.id }, 'Sort by'), sort),
+      shownCount,
+    ),
+    h(
+      'div',
+      { class: 'library-select' },
+      h('span', { class: 'select-all' }, selectAll, h('label', { for: selectAll.id }, 'Select all shown')),
+      selectionLine,
+      clearSelection,
+      searchOnly,
+      removeSelected,
+    ),
+  );
   render();
   return h(
     'section',
@@ -325,12 +495,15 @@ export function createLibraryView(): HTMLElement {
     h('h2', { id: 'library-title', tabindex: -1 }, 'Library'),
     createAssetsBanner(),
     zone,
-    h('div', { class: 'ingest-bar' }, ingestStatus, cancelAll),
+    h('div', { class: 'ingest-bar' }, ingestStatus, overall, cancelAll),
     message,
+    removalOutcome,
+    toolbar,
     empty,
+    noMatch,
     list,
   );
 }
 
 // Exposed for tests.
-export const _internal = { render, finished, rows, list };
+export const _internal = { render, finished, rows, list, filter, sort, clock };
