@@ -5,7 +5,9 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { ask, count, dropFiles, go, paintedImages, rows, shot, sleep, testWithScreenshot, closeWindow, openWindow, xdotool } from './window.mjs';
 
 const env = (name) => {
@@ -459,4 +461,60 @@ remoteTest('settings move the library to a remote Qdrant and back, and search ke
   await clickCentred('#qdrant-embedded');
   await saveSettings();
   assert.equal(await (await browser.$('#qdrant-embedded')).isSelected(), true);
+});
+
+// Small filings of the dev bench (8-Ks and earnings releases), dropped as one folder.
+const MORE_FILINGS = [
+  'FOOTLOCKER_2022_8K_dated_2023-02-21',
+  'FOOTLOCKER_2022_8K_dated_2022-08-19',
+  'MGMRESORTS_2023_8K_dated-2023-09-12',
+  'MGMRESORTS_2023_8K_dated-2023-03-01',
+  'AMCOR_2022_8K_dated-2022-07-01',
+  'AMCOR_2023Q4_EARNINGS',
+  'PFIZER_2023Q2_EARNINGS',
+];
+
+e2eTest('a folder of filings joins the library, which filters and sorts them', async () => {
+  await go('library');
+  const before = (await rows('ready')).length;
+  const listed = await count('[data-testid="doc-list"] li.doc');
+  const folder = mkdtempSync(join(tmpdir(), 'pagetree-e2e-folder-'));
+  for (const name of MORE_FILINGS) symlinkSync(join(dirname(FILING), `${name}.pdf`), join(folder, `${name}.pdf`));
+  await dropFiles([folder]);
+  await browser.waitUntil(async () => (await rows('ready')).length === before + MORE_FILINGS.length, {
+    timeout: LONG,
+    interval: 1_000,
+    timeoutMsg: `the ${MORE_FILINGS.length} filings of the dropped folder did not become ready`,
+  });
+  const total = listed + MORE_FILINGS.length;
+  const filter = await browser.$('[data-testid="library-filter"]');
+  // The organisation is read from the filings' cover pages, and "8-K" from their kind.
+  await filter.setValue('mgm 8-K');
+  await browser.waitUntil(async () => (await shownNames()).length === 2, {
+    timeout: 10_000,
+    timeoutMsg: 'the filter did not narrow the list to the two MGM 8-Ks',
+  });
+  assert.deepEqual(
+    (await shownNames()).sort(),
+    MORE_FILINGS.filter((n) => n.startsWith('MGM')).sort(),
+  );
+  assert.equal(await (await browser.$('[data-testid="library-count"]')).getText(), `2 of ${total} documents`);
+  await filter.clearValue();
+  await filter.setValue('2023');
+  await browser.waitUntil(async () => (await shownNames()).length >= 4, {
+    timeout: 10_000,
+    timeoutMsg: 'the filter did not find the 2023 filings',
+  });
+  await (await browser.$('[data-testid="library-sort"]')).selectByAttribute('value', 'pages');
+  await browser.waitUntil(async () => {
+    const pages = await browser.execute(() =>
+      [...document.querySelectorAll('[data-testid="doc-list"] li.doc:not([hidden])')].map((li) =>
+        Number(/(\d+) pages?/.exec(li.textContent ?? '')?.[1] ?? -1),
+      ),
+    );
+    return pages.length >= 4 && pages.every((p, i) => i === 0 || pages[i - 1] >= p);
+  }, { timeout: 10_000, timeoutMsg: 'the list is not sorted by pages, most first' });
+  await shot('16-library-many-filtered.png');
+  await filter.clearValue();
+  assert.equal(basename(folder).startsWith('pagetree-e2e-folder-'), true);
 });
