@@ -172,6 +172,9 @@ e2eTest('a comparison runs the strategies side by side on the real engine', asyn
     timeout: 30_000,
     timeoutMsg: 'the knee column shows no pages',
   });
+  // The view scrolls to the results by itself, smoothly; the picture waits for none of that.
+  await browser.execute(() => document.querySelector('[data-testid="compare-columns"]').scrollIntoView({ block: 'start' }));
+  await sleep(300);
   await shot('05-compare.png');
 });
 
