@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DocumentRecord, SearchResult, Strategy } from './api';
+import type { SearchResult, Strategy } from './api';
+import { documentRecord } from './test-records';
 import { comparisonJson, comparisonMarkdown, difference, formatGold, parseGold, resolveGold } from './compare-diff';
 
 function result(strategy: Strategy, pages: [number, number][]): SearchResult {
@@ -43,9 +44,7 @@ const knee = result({ name: 'knee', max_roots: 40 }, [
   [1, 6],
 ]);
 
-function doc(id: number, name: string): DocumentRecord {
-  return { id, name, file_name: `${name}.pdf` } as DocumentRecord;
-}
+const doc = (id: number, name: string) => documentRecord(id, name);
 
 describe('difference', () => {
   it('splits pages into shared by all and chosen by one', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { DocumentRecord } from './api';
+import { documentRecord } from './test-records';
 import {
   answerNotes,
   debounce,
@@ -13,26 +13,7 @@ import {
   uniquePages,
 } from './format';
 
-function doc(id: number, name: string): DocumentRecord {
-  return {
-    id,
-    name,
-    file_name: `${name}.pdf`,
-    path: `/lib/${name}.pdf`,
-    content_hash: 'h',
-    page_count: 10,
-    pages_without_text: 0,
-    node_count: 14,
-    status: 'ready',
-    error: null,
-    describer: null,
-    warnings: null,
-    card: null,
-    language: null,
-    added_at: '',
-    updated_at: '',
-  };
-}
+const doc = (id: number, name: string) => documentRecord(id, name, { path: `/lib/${name}.pdf`, node_count: 14 });
 
 describe('progress', () => {
   it('grows through the stages and never passes 1', () => {

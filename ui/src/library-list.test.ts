@@ -1,29 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { DocumentRecord } from './api';
 import { emptyCard } from './card';
+import { documentRecord } from './test-records';
 import { countText, filterWords, isSortKey, matches, visibleDocuments } from './library-list';
 
-function doc(id: number, name: string, extra: Partial<DocumentRecord> = {}): DocumentRecord {
-  return {
-    id,
-    name,
-    file_name: `${name}.pdf`,
-    path: `/docs/${name}.pdf`,
-    content_hash: `h${id}`,
-    page_count: 10,
-    pages_without_text: 0,
-    node_count: 12,
-    status: 'ready',
-    error: null,
-    describer: null,
-    warnings: null,
-    card: null,
-    language: null,
-    added_at: `2026-01-0${id}T10:00:00Z`,
-    updated_at: `2026-01-0${id}T10:00:00Z`,
-    ...extra,
-  };
-}
+const doc = documentRecord;
 
 const boeing = doc(1, 'BOEING_2022_10K', {
   page_count: 120,

@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { DocumentRecord, DocumentStatus } from './api';
 import { DENSE_MODELS, isDenseModelId, modelChangeNote, reembeds } from './model-choice';
+import { documentRecord } from './test-records';
 
 function doc(id: number, pages: number, status: DocumentStatus = 'ready'): DocumentRecord {
-  return {
-    id,
-    name: `doc ${id}`,
-    file_name: `doc-${id}.pdf`,
-    path: `/docs/doc-${id}.pdf`,
-    content_hash: `hash-${id}`,
-    page_count: pages,
-    pages_without_text: 0,
-    node_count: pages + 1,
-    status,
-    error: null,
-    describer: 'extractive',
-    warnings: null,
-    card: null,
-    language: null,
-    added_at: '2026-12-02T10:00:00Z',
-    updated_at: '2026-12-02T10:00:00Z',
-  };
+  return documentRecord(id, `doc ${id}`, { page_count: pages, node_count: pages + 1, status, describer: 'extractive' });
 }
 
 describe('choosing the embedding model', () => {
