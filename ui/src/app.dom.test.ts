@@ -254,6 +254,7 @@ describe('the app on the demo backend', () => {
     try {
       click(view('compare').querySelector('[data-testid="compare-export-md"]'));
       click(view('compare').querySelector('[data-testid="trace-export-svg"]'));
+      await until(() => saved.length === 2, 'both files offered');
     } finally {
       URL.createObjectURL = create;
     }

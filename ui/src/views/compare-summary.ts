@@ -74,10 +74,10 @@ export function createCompareSummary(): CompareSummary {
     draw();
   });
   md.addEventListener('click', () =>
-    offerDownload(exportArea, comparisonMarkdown(question, results, current), `pagetree-comparison-${dateStamp()}.md`, 'text/markdown'),
+    void offerDownload(exportArea, comparisonMarkdown(question, results, current), `pagetree-comparison-${dateStamp()}.md`, 'text/markdown'),
   );
   json.addEventListener('click', () =>
-    offerDownload(
+    void offerDownload(
       exportArea,
       JSON.stringify(comparisonJson(question, results, current), null, 2),
       `pagetree-comparison-${dateStamp()}.json`,

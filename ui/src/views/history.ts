@@ -139,7 +139,7 @@ async function exportAs(format: ExportFormat, button: HTMLButtonElement): Promis
   try {
     const text = await busy(button, () => api.exportHistory(format));
     const type = format === 'md' ? 'text/markdown' : 'application/json';
-    offerDownload(exportArea, text, `pagetree-history-${dateStamp()}.${format}`, type);
+    await offerDownload(exportArea, text, `pagetree-history-${dateStamp()}.${format}`, type);
   } catch (err) {
     replace(exportArea, h('span', { class: 'error' }, `Export failed: ${errorMessage(err)}`));
   }

@@ -9,21 +9,22 @@ import { downloadOutcome } from '../format';
 
 let objectUrl: string | null = null;
 let reportTo: HTMLElement | null = null;
-let listening = false;
+let listening: Promise<unknown> | null = null;
 
-function listen(): void {
-  if (listening) return;
-  listening = true;
-  void onDownloadFinished((outcome) => {
+/** Starts listening once; a download started before the listener is in place would
+ * report to nobody (a fast save finishes within the same tick). */
+function listen(): Promise<unknown> {
+  listening ??= onDownloadFinished((outcome) => {
     if (!reportTo) return;
     replace(reportTo, h('span', { class: outcome.ok ? 'saved' : 'error', role: 'status' }, downloadOutcome(outcome)));
     announce(downloadOutcome(outcome));
   });
+  return listening;
 }
 
 /** Saves `text` as `name`, and shows a link to save it again (and then where it went) in `area`. */
-export function offerDownload(area: HTMLElement, text: string, name: string, type: string): void {
-  listen();
+export async function offerDownload(area: HTMLElement, text: string, name: string, type: string): Promise<void> {
+  await listen();
   reportTo = area;
   if (objectUrl) URL.revokeObjectURL(objectUrl);
   objectUrl = URL.createObjectURL(new Blob([text], { type }));

@@ -168,7 +168,7 @@ export function createTracePanel(): TracePanel {
     if (!drawn) return;
     const names = chosen().map((r) => r.strategy.name).join('-');
     const text = standaloneSvg(drawn, `${question} (${stepLabel.textContent ?? ''})`);
-    offerDownload(exportArea, text, `pagetree-trace-${names}-${dateStamp()}.svg`, 'image/svg+xml');
+    void offerDownload(exportArea, text, `pagetree-trace-${names}-${dateStamp()}.svg`, 'image/svg+xml');
   });
 
   return {
