@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use unicode_segmentation::UnicodeSegmentation;
 
+use super::boilerplate::{strip, RunningLines};
 use super::Description;
 
 /// About 180 words fit the 256-token window of the default embedding model.
@@ -17,13 +18,17 @@ const MAX_SENTENCE_WORDS: usize = 60;
 
 /// Inverse document frequencies of the terms of one document, its pages being the
 /// "documents" of the formula: a term on every page says nothing about any of them.
+/// Also knows the document's running headers and footers, which no description keeps.
 #[derive(Debug, Clone, Default)]
 pub struct TermStats {
     idf: HashMap<String, f32>,
+    running: RunningLines,
 }
 
 impl TermStats {
     pub(crate) fn from_pages<'a>(pages: impl IntoIterator<Item = &'a str>) -> Self {
+        let pages: Vec<&str> = pages.into_iter().collect();
+        let running = RunningLines::from_pages(pages.iter().copied());
         let mut document_frequency: HashMap<String, u32> = HashMap::new();
         let mut page_count = 0u32;
         for page in pages {
@@ -46,7 +51,7 @@ impl TermStats {
                 (term, weight)
             })
             .collect();
-        Self { idf }
+        Self { idf, running }
     }
 
     fn idf(&self, term: &str) -> f32 {
@@ -68,13 +73,15 @@ pub(crate) fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 /// Describes one page: its best sentences within `word_budget`, in page order, and its
-/// most distinctive terms.
+/// most distinctive terms, neither taken from its running headers and footers or from
+/// the form of a cover page (see [`boilerplate`](super::boilerplate)).
 pub fn describe_page(text: &str, stats: &TermStats, word_budget: usize) -> Description {
-    let sentences = split_sentences(text);
+    let text = strip(text, &stats.running);
+    let sentences = split_sentences(&text);
     let description = pick_sentences(&sentences, stats, word_budget, &HashMap::new());
     Description {
         description,
-        keywords: distinctive_terms(text, stats, KEYWORDS_PER_PAGE),
+        keywords: distinctive_terms(&text, stats, KEYWORDS_PER_PAGE),
     }
 }
 

@@ -1,5 +1,6 @@
 //! Turns pages into `{description, keywords}` and groups of descriptions into one.
 
+mod boilerplate;
 mod build;
 pub mod extractive;
 pub mod llm;
