@@ -126,27 +126,77 @@ pub fn is_stop_word(term: &str) -> bool {
         .contains(term)
 }
 
+/// A pair of neighbouring words that comes back this often on a page is a keyphrase.
+const PHRASE_REPEATS: f32 = 2.0;
+
 /// The page's most distinctive terms (TF-IDF against its document), stop words left out:
-/// "were", "that" or "forth" may be rare on a page and still say nothing about it.
+/// "were", "that" or "forth" may be rare on a page and still say nothing about it. Two
+/// words that stand together on the page more than once ("audit committee", "net
+/// sales") are one keyphrase, scored as the better of its words, and then neither word
+/// is listed on its own: a reader learns more from the phrase.
 fn distinctive_terms(text: &str, stats: &TermStats, limit: usize) -> Vec<String> {
+    let words: Vec<String> = terms(text).collect();
     let mut frequency: HashMap<String, f32> = HashMap::new();
-    for term in terms(text).filter(|term| !is_stop_word(term)) {
-        *frequency.entry(term).or_default() += 1.0;
+    for term in words.iter().filter(|term| !is_stop_word(term)) {
+        *frequency.entry(term.clone()).or_default() += 1.0;
     }
-    let mut scored: Vec<(String, f32)> = frequency
+    let mut pairs: HashMap<(&str, &str), f32> = HashMap::new();
+    for pair in words.windows(2) {
+        if let [first, second] = pair {
+            if first != second && !is_stop_word(first) && !is_stop_word(second) {
+                *pairs.entry((first, second)).or_default() += 1.0;
+            }
+        }
+    }
+    let score = |tf: f32, idf: f32| (1.0 + tf.ln()) * idf;
+    let mut scored: Vec<(String, f32)> = pairs
         .into_iter()
-        .map(|(term, tf)| {
-            let score = (1.0 + tf.ln()) * stats.idf(&term);
-            (term, score)
+        .filter(|&(_, tf)| tf >= PHRASE_REPEATS)
+        .map(|((first, second), tf)| {
+            let idf = stats.idf(first).max(stats.idf(second));
+            (format!("{first} {second}"), score(tf, idf))
         })
+        .chain(
+            frequency
+                .into_iter()
+                .map(|(term, tf)| (term.clone(), score(tf, stats.idf(&term)))),
+        )
         .filter(|(_, score)| *score > 0.0)
         .collect();
     scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    scored
-        .into_iter()
-        .take(limit)
-        .map(|(term, _)| term)
-        .collect()
+    let mut chosen: Vec<String> = Vec::new();
+    let mut in_phrases: HashSet<String> = HashSet::new();
+    for (term, _) in scored {
+        let Some((first, second)) = term.split_once(' ') else {
+            if chosen.len() < limit && !in_phrases.contains(&term) {
+                chosen.push(term);
+            }
+            continue;
+        };
+        // A phrase scores no higher than its better word, which is listed by then: the
+        // phrase takes that word's place (and drops the other word, if listed).
+        let slots: Vec<usize> = chosen
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| *c == first || *c == second)
+            .map(|(index, _)| index)
+            .collect();
+        if slots.is_empty() && chosen.len() == limit {
+            continue;
+        }
+        in_phrases.insert(first.to_string());
+        in_phrases.insert(second.to_string());
+        match slots.as_slice() {
+            [] => chosen.push(term),
+            [slot, rest @ ..] => {
+                chosen[*slot] = term.clone();
+                for &other in rest.iter().rev() {
+                    chosen.remove(other);
+                }
+            }
+        }
+    }
+    chosen
 }
 
 fn split_sentences(text: &str) -> Vec<String> {
@@ -219,6 +269,28 @@ mod tests {
         "Annual report. Revenue grew in the second quarter. Revenue was strong.",
         "Annual report. The castle had a portcullis. The portcullis was iron.",
     ];
+
+    #[test]
+    fn words_that_stand_together_more_than_once_are_one_keyphrase() {
+        let pages = [
+            "The audit committee met. The audit committee chose the auditor. Revenue grew.",
+            "Revenue grew in the quarter. Costs fell.",
+            "Revenue grew again. Margins held.",
+        ];
+        let stats = TermStats::from_pages(pages);
+        let keywords = describe_page(pages[0], &stats, 50).keywords;
+        assert!(
+            keywords.contains(&"audit committee".to_string()),
+            "{keywords:?}"
+        );
+        assert!(!keywords.contains(&"audit".to_string()), "{keywords:?}");
+        assert!(!keywords.contains(&"committee".to_string()), "{keywords:?}");
+        // "committee chose" stands together once only.
+        assert!(
+            !keywords.iter().any(|k| k == "committee chose"),
+            "{keywords:?}"
+        );
+    }
 
     #[test]
     fn keywords_are_the_terms_distinctive_to_the_page() {
