@@ -53,6 +53,10 @@ export function attach(session, { shots, long }) {
 }
 
 export async function shot(name) {
+  // WebKit paints a DOM change on a later frame; a screenshot taken at once can show the
+  // window as it was (a closed dialog still open, a loaded page still loading).
+  await browser.executeAsync((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
+  await sleep(200);
   await browser.saveScreenshot(join(SHOTS, name));
 }
 

@@ -129,6 +129,25 @@ pub fn is_stop_word(term: &str) -> bool {
 /// A pair of neighbouring words that comes back this often on a page is a keyphrase.
 const PHRASE_REPEATS: f32 = 2.0;
 
+/// Whether `word` can end a keyphrase. A phrase names a thing ("audit committee", "net
+/// sales"); one ending in a verb is a clause cut in two: "votes set (forth)", "votes
+/// cast", "shareholders held". Stop-word lists keep these verbs, so they are named here.
+fn ends_a_phrase(word: &str) -> bool {
+    const VERBS: [&str; 10] = [
+        "set",
+        "forth",
+        "cast",
+        "made",
+        "held",
+        "taken",
+        "given",
+        "based",
+        "paid",
+        "including",
+    ];
+    !VERBS.contains(&word) && !(word.ends_with("ed") && word.chars().count() > 4)
+}
+
 /// The page's most distinctive terms (TF-IDF against its document), stop words left out:
 /// "were", "that" or "forth" may be rare on a page and still say nothing about it. Two
 /// words that stand together on the page more than once ("audit committee", "net
@@ -143,7 +162,11 @@ fn distinctive_terms(text: &str, stats: &TermStats, limit: usize) -> Vec<String>
     let mut pairs: HashMap<(&str, &str), f32> = HashMap::new();
     for pair in words.windows(2) {
         if let [first, second] = pair {
-            if first != second && !is_stop_word(first) && !is_stop_word(second) {
+            if first != second
+                && !is_stop_word(first)
+                && !is_stop_word(second)
+                && ends_a_phrase(second)
+            {
                 *pairs.entry((first, second)).or_default() += 1.0;
             }
         }
@@ -290,6 +313,10 @@ mod tests {
             !keywords.iter().any(|k| k == "committee chose"),
             "{keywords:?}"
         );
+        // A verb does not end a phrase, however often the pair comes back.
+        let pages = ["The votes set forth below. The votes set forth above. Votes cast."; 1];
+        let keywords = describe_page(pages[0], &TermStats::from_pages(pages), 50).keywords;
+        assert!(!keywords.iter().any(|k| k.contains(' ')), "{keywords:?}");
     }
 
     #[test]
