@@ -145,7 +145,8 @@ fn ends_a_phrase(word: &str) -> bool {
         "paid",
         "including",
     ];
-    !VERBS.contains(&word) && !(word.ends_with("ed") && word.chars().count() > 4)
+    let past_participle = word.ends_with("ed") && word.chars().count() > 4;
+    !(VERBS.contains(&word) || past_participle)
 }
 
 /// The page's most distinctive terms (TF-IDF against its document), stop words left out:
