@@ -543,9 +543,15 @@ describe('the app on the demo backend', () => {
     location.hash = '#library';
     await until(() => !view('library').hidden, 'the library');
     const library = view('library');
-    demo.emit('library://dropped', { paths: ['/tmp/EXTRA_A.pdf', '/tmp/EXTRA_B.pdf'] });
     const status = library.querySelector<HTMLElement>('[data-testid="ingest-status"]')!;
-    await until(() => /^Ingesting [12] of 2 files · \d+% · /.test(status.textContent ?? ''), 'the batch’s progress');
+    // Every text the status shows: the double ingests fast, and a loaded machine polls
+    // too late to catch a passing state.
+    const shown: string[] = [];
+    const watcher = new MutationObserver(() => shown.push(status.textContent ?? ''));
+    watcher.observe(status, { childList: true, characterData: true, subtree: true });
+    demo.emit('library://dropped', { paths: ['/tmp/EXTRA_A.pdf', '/tmp/EXTRA_B.pdf'] });
+    await until(() => shown.some((text) => /^Ingesting [12] of 2 files · \d+% · /.test(text)), 'the batch’s progress');
+    watcher.disconnect();
     await until(() => library.querySelectorAll('.doc[data-status="ready"]').length === 5, 'five documents');
     await until(() => status.textContent === '', 'the batch to end');
 
