@@ -61,12 +61,12 @@ fn line_key(line: &str) -> Option<String> {
     Some(blanked.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
-/// The words of a form's questions and labels; a line holding them is the form's, and so
-/// are the lines that finish its sentence.
-const FORM_WORDS: &str = r"(?i)check the appropriate box|indicate by check mark|telephone number, including area code|exact name of registrant|address of principal executive offices|commission file number|employer identification|title of each class|name of each exchange|trading symbol|securities registered pursuant to section";
+/// The questions a form asks: a line holding one is the form's, and so are the lines
+/// that finish its sentence.
+const FORM_QUESTIONS: &str = "check the appropriate box|indicate by check mark";
 
-/// The form's questions among [`FORM_WORDS`]: the only lines whose sentence runs on.
-const FORM_QUESTION: &str = r"(?i)check the appropriate box|indicate by check mark";
+/// The labels of a form's fields: a line holding one is the form's.
+const FORM_LABELS: &str = "telephone number, including area code|exact name of registrant|address of principal executive offices|commission file number|employer identification|title of each class|name of each exchange|trading symbol|securities registered pursuant to section";
 
 /// A form line this long is a question whose sentence may run on (a shorter one is a
 /// label or a table heading, whose next line is an answer).
@@ -93,7 +93,7 @@ fn form_line_patterns() -> &'static [Regex; 5] {
             // A telephone number: "(212) 720-3700", "+1 312 555 0100".
             compile(r"\(\d{3}\)\s?\d{3}[-\s]\d{4}|\+\d{1,3}[\s-]\d{2,4}[\s-]\d{3}[\s-]\d{3,4}"),
             // A form's own words around its fields.
-            compile(FORM_WORDS),
+            compile(&format!("(?i){FORM_QUESTIONS}|{FORM_LABELS}")),
             // An employer identification number: "13-3513936".
             compile(r"\b\d{2}-\d{7}\b"),
             // The heading of an SEC form, line by line.
@@ -127,7 +127,7 @@ fn is_form_line(line: &str) -> bool {
 
 fn form_question() -> &'static Regex {
     static QUESTION: OnceLock<Regex> = OnceLock::new();
-    QUESTION.get_or_init(|| compile(FORM_QUESTION))
+    QUESTION.get_or_init(|| compile(&format!("(?i){FORM_QUESTIONS}")))
 }
 
 /// "(Address of principal executive offices) (Zip Code)": nothing but parenthesised labels.
