@@ -339,6 +339,8 @@ export class DemoBackend implements Transport {
   private ingestQueue: string[] = [];
   private ingesting = false;
   private cancelRequested = false;
+  /** While set, each file waits here before it is finished (see `holdIngestion`). */
+  private ingestionHeld: Promise<void> | null = null;
   private settings: AppSettings = {
     llm_base_url: 'http://127.0.0.1:8080/v1',
     llm_model: 'demo-model',
@@ -388,6 +390,23 @@ export class DemoBackend implements Transport {
   /** Emits an event to the UI, as the shell would (exposed for tests: OS drops). */
   emit<E extends EventName>(event: E, payload: Events[E]): void {
     for (const handler of this.listeners.get(event) ?? []) (handler as Handler<E>)(payload);
+  }
+
+  /**
+   * Keeps every file from finishing until the returned function is called (exposed for
+   * tests: at speed 0 a whole batch can end between two frames, so a state that only
+   * lasts while files are in progress would otherwise never be drawn).
+   */
+  holdIngestion(): () => void {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.ingestionHeld = held;
+    return () => {
+      if (this.ingestionHeld === held) this.ingestionHeld = null;
+      release();
+    };
   }
 
   private wait(ms: number): Promise<void> {
@@ -721,6 +740,7 @@ export class DemoBackend implements Transport {
         if (done < total) await this.wait(ms);
       }
     }
+    if (this.ingestionHeld) await this.ingestionHeld;
     doc.record.status = 'ready';
     doc.record.node_count = doc.nodes.length;
     doc.record.updated_at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
