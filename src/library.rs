@@ -175,7 +175,7 @@ impl Library {
         };
         crate::disk::ensure_room(root, crate::disk::OPEN_ROOM, crate::disk::Task::OpenLibrary)?;
         crate::private_files::create_dir_all(root).map_err(folder_error)?;
-        let lock = acquire_lock(root)?;
+        let lock = acquire_lock_waiting(root).await?;
         // Before the catalog opens: SQLite gives a new -wal the catalog's mode.
         make_private(root);
         crate::private_files::create_file(&root.join(CATALOG_FILE)).map_err(folder_error)?;
@@ -687,7 +687,35 @@ struct LibraryLock {
     _folder: Option<File>,
 }
 
-fn acquire_lock(root: &Path) -> Result<LibraryLock> {
+/// How long opening a library waits when the lock's holder is this very process. A
+/// handle dropped a moment ago keeps its locks while a child process that was being
+/// started then (a language-model server, say) shares its descriptors, until the child
+/// runs its program: CI saw a test reopen its library inside that window. Another
+/// handle that stays open is still refused, after this wait.
+const OWN_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// [`acquire_lock`], waiting up to [`OWN_LOCK_WAIT`] while this process holds the lock.
+async fn acquire_lock_waiting(root: &Path) -> std::result::Result<LibraryLock, LibraryError> {
+    let started = std::time::Instant::now();
+    loop {
+        match acquire_lock(root) {
+            Err(LibraryError::InUse { .. })
+                if held_by_this_process(root) && started.elapsed() < OWN_LOCK_WAIT =>
+            {
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
+/// Whether `library.lock` names this process as its holder.
+fn held_by_this_process(root: &Path) -> bool {
+    std::fs::read_to_string(root.join(LOCK_FILE))
+        .is_ok_and(|pid| pid.trim() == std::process::id().to_string())
+}
+
+fn acquire_lock(root: &Path) -> std::result::Result<LibraryLock, LibraryError> {
     let path = root.join(LOCK_FILE);
     let folder_error = |err: std::io::Error| LibraryError::Folder {
         path: root.display().to_string(),
@@ -710,7 +738,7 @@ fn acquire_lock(root: &Path) -> Result<LibraryLock> {
         let folder = File::open(root).map_err(folder_error)?;
         match folder.try_lock() {
             Ok(()) => Some(folder),
-            Err(std::fs::TryLockError::WouldBlock) => return Err(in_use().into()),
+            Err(std::fs::TryLockError::WouldBlock) => return Err(in_use()),
             // NFS emulates these locks with ones a folder opened for reading cannot
             // take; the file lock and the writers recorded on half-written documents
             // still keep the library whole there.
@@ -731,8 +759,8 @@ fn acquire_lock(root: &Path) -> Result<LibraryLock> {
     let mut file = options.open(&path).map_err(folder_error)?;
     match file.try_lock() {
         Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => return Err(in_use().into()),
-        Err(std::fs::TryLockError::Error(err)) => return Err(folder_error(err).into()),
+        Err(std::fs::TryLockError::WouldBlock) => return Err(in_use()),
+        Err(std::fs::TryLockError::Error(err)) => return Err(folder_error(err)),
     }
     file.set_len(0).map_err(folder_error)?;
     write!(file, "{}", std::process::id()).map_err(folder_error)?;
@@ -741,4 +769,37 @@ fn acquire_lock(root: &Path) -> Result<LibraryLock> {
         #[cfg(unix)]
         _folder: folder,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A lock this process lets go of a moment later (as when a child being spawned
+    /// shared a dropped handle's descriptors) is waited for, not refused.
+    #[tokio::test]
+    async fn a_lock_this_process_lets_go_of_soon_is_waited_for() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let held = acquire_lock(dir.path()).expect("first lock");
+        assert!(matches!(
+            acquire_lock(dir.path()),
+            Err(LibraryError::InUse { .. })
+        ));
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            drop(held);
+        });
+        acquire_lock_waiting(dir.path())
+            .await
+            .expect("taken once the holder let go");
+        release.join().expect("released");
+    }
+
+    #[tokio::test]
+    async fn a_lock_this_process_keeps_is_refused_after_the_wait() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let _held = acquire_lock(dir.path()).expect("first lock");
+        let refused = acquire_lock_waiting(dir.path()).await;
+        assert!(matches!(refused, Err(LibraryError::InUse { .. })));
+    }
 }
