@@ -135,6 +135,34 @@ impl EdgeStore {
         )
     }
 
+    /// The best `limit` points by each vector: side by side on blocking threads for a
+    /// large call, on the calling thread for a small one.
+    async fn similarities_of_both(
+        &self,
+        query: &QueryVectors,
+        filter: Filter,
+        limit: usize,
+        exact: bool,
+        side_by_side: bool,
+    ) -> Result<(Vec<(u64, f32)>, Vec<(u64, f32)>), StoreError> {
+        if side_by_side {
+            return self.side_by_side(query, filter, limit, exact).await;
+        }
+        let (dense, sparse) = query_vectors(query, self.layout)?;
+        // Handing a small call to a blocking thread cost about 50 us (criterion, 20
+        // candidates), more than it saves.
+        let dense = similarities(
+            &self.shard,
+            dense,
+            DENSE_VECTOR,
+            limit,
+            filter.clone(),
+            exact,
+        )?;
+        let sparse = similarities(&self.shard, sparse, SPARSE_VECTOR, limit, filter, exact)?;
+        Ok((dense, sparse))
+    }
+
     fn scroll_all(shard: &EdgeShard, filter: Filter) -> Result<Vec<Node>, StoreError> {
         let mut nodes: Vec<Node> = Self::scroll_points(shard, filter, false)?
             .into_iter()
@@ -286,8 +314,14 @@ impl VectorStore for EdgeStore {
     ) -> Result<Vec<ScoredNode>, StoreError> {
         let filter = candidates_filter(candidates)?;
         let prefetch_limit = candidates.prefetch_limit(limit);
+        // Pages named by id are few enough to score on the calling thread (narrowing a
+        // section); a document's or the library's are not.
+        let side_by_side = !matches!(
+            candidates,
+            Candidates::Ids(ids) | Candidates::BestOf(ids) if ids.len() < SIDE_BY_SIDE_FROM
+        );
         let (dense, sparse) = self
-            .side_by_side(query, filter, prefetch_limit, false)
+            .similarities_of_both(query, filter, prefetch_limit, false, side_by_side)
             .await?;
         // Fused here, every point is at hand and already in canonical order.
         let mut ranked = super::fusion::fuse_rankings(dense, sparse, fusion);
@@ -304,29 +338,16 @@ impl VectorStore for EdgeStore {
     ) -> Result<SimilarityLists, StoreError> {
         let filter = candidates_filter(candidates)?;
         let limit = limit.max(1);
-        let (dense, sparse) = if limit < SIDE_BY_SIDE_FROM {
-            let (dense, sparse) = query_vectors(query, self.layout)?;
-            // On the calling thread: handing a small call to a blocking thread cost
-            // about 50 us (criterion, 20 candidates), more than it saves.
-            let dense = similarities(
-                &self.shard,
-                dense,
-                DENSE_VECTOR,
-                limit,
-                filter.clone(),
-                exact,
-            )?;
-            let sparse = similarities(&self.shard, sparse, SPARSE_VECTOR, limit, filter, exact)?;
-            (dense, sparse)
-        } else {
-            self.side_by_side(query, filter, limit, exact).await?
-        };
+        let (dense, sparse) = self
+            .similarities_of_both(query, filter, limit, exact, limit >= SIDE_BY_SIDE_FROM)
+            .await?;
         Ok(SimilarityLists { dense, sparse })
     }
 }
 
-/// A similarity call asking for at least this many points runs its dense and sparse
-/// searches side by side.
+/// A similarity call asking for at least this many points, or a hybrid call over at
+/// least this many named points or over a filter, runs its dense and sparse searches
+/// side by side.
 const SIDE_BY_SIDE_FROM: usize = 256;
 
 /// The similarity to the query of the best `limit` points passing `filter` by one
