@@ -711,8 +711,15 @@ async fn acquire_lock_waiting(root: &Path) -> std::result::Result<LibraryLock, L
 
 /// Whether `library.lock` names this process as its holder.
 fn held_by_this_process(root: &Path) -> bool {
+    lock_holder(root).is_some_and(|pid| pid == std::process::id().to_string())
+}
+
+/// The process id the holder of `library.lock` wrote in it, if it can be read.
+fn lock_holder(root: &Path) -> Option<String> {
     std::fs::read_to_string(root.join(LOCK_FILE))
-        .is_ok_and(|pid| pid.trim() == std::process::id().to_string())
+        .ok()
+        .map(|pid| pid.trim().to_string())
+        .filter(|pid| !pid.is_empty())
 }
 
 fn acquire_lock(root: &Path) -> std::result::Result<LibraryLock, LibraryError> {
@@ -721,17 +728,11 @@ fn acquire_lock(root: &Path) -> std::result::Result<LibraryLock, LibraryError> {
         path: root.display().to_string(),
         detail: err.to_string(),
     };
-    let in_use = || {
-        let pid = std::fs::read_to_string(&path)
-            .ok()
-            .map(|pid| pid.trim().to_string())
-            .filter(|pid| !pid.is_empty())
+    let in_use = || LibraryError::InUse {
+        path: root.display().to_string(),
+        pid: lock_holder(root)
             .map(|pid| format!(" (process {pid})"))
-            .unwrap_or_default();
-        LibraryError::InUse {
-            path: root.display().to_string(),
-            pid,
-        }
+            .unwrap_or_default(),
     };
     #[cfg(unix)]
     let folder = {
