@@ -24,7 +24,7 @@ pub(crate) fn dense_text(
 /// What every dense text of a document starts with: the card's short form and a line
 /// break, or nothing for a document without one.
 pub(crate) fn identity_lead(card: Option<&DocumentCard>) -> String {
-    card.map(DocumentCard::short_form)
+    card.map(DocumentCard::identity)
         .filter(|identity| !identity.is_empty())
         .map(|identity| format!("{identity}.\n"))
         .unwrap_or_default()

@@ -34,7 +34,7 @@ pub fn read_card(front: &FrontMatter) -> DocumentCard {
         _ => read_date_near_the_top(&mut card, &text),
     }
     fall_back_to_metadata_date(&mut card, front);
-    if card.fiscal_year.is_none() && !reports_a_period(card.kind) {
+    if card.fiscal_year.is_none() && !card.reports_a_period() {
         year_of_the_date(&mut card);
     }
     card.title = title(&mut card, &text, front);
@@ -76,19 +76,6 @@ impl FrontText {
     fn page_refs(&self) -> Vec<&str> {
         self.pages.iter().map(String::as_str).collect()
     }
-}
-
-/// Forms and releases carry their own period; other documents only a date.
-fn reports_a_period(kind: Option<DocumentKind>) -> bool {
-    matches!(
-        kind,
-        Some(
-            DocumentKind::AnnualReport
-                | DocumentKind::QuarterlyReport
-                | DocumentKind::CurrentReport
-                | DocumentKind::EarningsRelease
-        )
-    )
 }
 
 fn read_kind(card: &mut DocumentCard, text: &FrontText, front: &FrontMatter) {

@@ -26,6 +26,11 @@ describe('short form', () => {
       '10-K annual report · fiscal year 2022',
     );
     expect(shortForm(card({ kind: 'paper', date: '2024-03-01' }))).toBe('paper · dated 2024-03-01');
+    // The engine's own case (short_form_of_a_document_that_reports_no_period): a paper's
+    // year is not a fiscal year.
+    expect(shortForm(card({ kind: 'paper', fiscal_year: 2019, date: '2019-05-02' }))).toBe('paper · dated 2019-05-02');
+    expect(shortForm(card({ kind: 'contract', fiscal_year: 2019 }))).toBe('contract · 2019');
+    expect(shortForm(card({ fiscal_year: 2026 }))).toBe('2026');
     // A quarter without a year says nothing the engine would print.
     expect(shortForm(card({ kind: 'other', fiscal_quarter: 3 }))).toBe('document');
   });

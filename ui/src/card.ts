@@ -60,11 +60,27 @@ export interface ShortFormPart {
   mark: FieldMark;
 }
 
+/** Filings and results report on a fiscal period; papers, contracts, other and unknown kinds do not. */
+function reportsAPeriod(card: DocumentCard): boolean {
+  return (
+    card.kind === 'annual-report' ||
+    card.kind === 'quarterly-report' ||
+    card.kind === 'current-report' ||
+    card.kind === 'earnings-release'
+  );
+}
+
 /** The short form's parts: organisation · kind · period (· date), as the engine builds it. */
 export function shortFormParts(card: DocumentCard): ShortFormPart[] {
   const parts: { text: string; fields: CardField[] }[] = [];
   if (card.organization) parts.push({ text: card.organization, fields: ['organization'] });
   if (card.kind) parts.push({ text: KIND_LABELS[card.kind], fields: ['kind'] });
+  if (!reportsAPeriod(card)) {
+    // A paper's year is the year of its date, not a fiscal year.
+    if (card.date) parts.push({ text: `dated ${card.date}`, fields: ['date'] });
+    else if (card.fiscal_year !== null) parts.push({ text: String(card.fiscal_year), fields: ['fiscal_year'] });
+    return parts.map((p) => ({ ...p, mark: partMark(card, p.fields) }));
+  }
   if (card.fiscal_year !== null) {
     parts.push(
       card.fiscal_quarter !== null
