@@ -163,6 +163,15 @@ impl EdgeStore {
         Ok((dense, sparse))
     }
 
+    fn read_nodes(shard: &EdgeShard, ids: &[PointId]) -> Result<Vec<Node>, StoreError> {
+        shard
+            .retrieve(ids, Some(WithPayloadInterface::Bool(true)), None)
+            .map_err(engine)?
+            .into_iter()
+            .map(|record| payload_to_node(record.payload))
+            .collect()
+    }
+
     fn scroll_all(shard: &EdgeShard, filter: Filter) -> Result<Vec<Node>, StoreError> {
         let mut nodes: Vec<Node> = Self::scroll_points(shard, filter, false)?
             .into_iter()
@@ -261,15 +270,13 @@ impl VectorStore for EdgeStore {
 
     async fn nodes(&self, ids: &[u64]) -> Result<Vec<Node>, StoreError> {
         let ids: Vec<PointId> = ids.iter().map(|&id| PointId::NumId(id)).collect();
-        self.blocking(move |shard| {
-            shard
-                .retrieve(&ids, Some(WithPayloadInterface::Bool(true)), None)
-                .map_err(engine)?
-                .into_iter()
-                .map(|record| payload_to_node(record.payload))
-                .collect()
-        })
-        .await
+        // A search step reads the payloads of a handful of nodes: handing that to a
+        // blocking thread costs more than the read, as with small similarity calls.
+        if ids.len() < SIDE_BY_SIDE_FROM {
+            return Self::read_nodes(&self.shard, &ids);
+        }
+        self.blocking(move |shard| Self::read_nodes(shard, &ids))
+            .await
     }
 
     async fn count(&self, doc_id: Option<i64>) -> Result<usize, StoreError> {
