@@ -86,7 +86,7 @@ fn name_words(file_name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::DocumentKind;
+    use crate::card::{CardField, DocumentKind};
 
     fn page() -> Node {
         Node {
@@ -154,5 +154,21 @@ mod tests {
         );
         assert_eq!(dense_text(&node, None, Some("  ")), "Capital spending.");
         assert_eq!(dense_text(&node, None, None), "Capital spending.");
+    }
+
+    #[test]
+    fn a_period_guessed_for_an_article_stays_out_of_its_dense_text() {
+        let article = DocumentCard {
+            fiscal_year: Some(2026),
+            date: Some("2026-12-01".into()),
+            unsure: vec![CardField::FiscalYear, CardField::Date],
+            ..DocumentCard::default()
+        };
+        let text = dense_text(
+            &page(),
+            Some(&article),
+            Some("Jacksonville is the largest city"),
+        );
+        assert_eq!(text, "Jacksonville is the largest city");
     }
 }

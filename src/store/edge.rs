@@ -354,7 +354,7 @@ impl VectorStore for EdgeStore {
 
 /// A similarity call asking for at least this many points, or a hybrid call over at
 /// least this many named points or over a filter, runs its dense and sparse searches
-/// side by side.
+/// side by side; fewer run on the calling thread, as does reading fewer payloads.
 const SIDE_BY_SIDE_FROM: usize = 256;
 
 /// The similarity to the query of the best `limit` points passing `filter` by one
