@@ -203,6 +203,10 @@ async fn proxy_pointer_without_a_model_says_so() {
 async fn rebuilding_bm25_vectors_keeps_points_and_dense_scores() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut library = library(dir.path()).await;
+    assert!(
+        library.settings().index_leaf_text,
+        "a new library reads its pages' full text in BM25"
+    );
     let dense_only = SearchSettings {
         fusion: pagetree::store::Fusion::rrf(2, 1.0, 0.0),
         ..SearchSettings::default()
@@ -212,36 +216,53 @@ async fn rebuilding_bm25_vectors_keeps_points_and_dense_scores() {
         ..SearchSettings::default()
     };
     let question = "How does a turbofan jet engine produce thrust?";
+    let ids = |r: &SearchResult| r.selected.iter().map(|s| s.id).collect::<Vec<_>>();
     let before = library
         .search(question, &Strategy::Flat { k: 4 }, &dense_only)
+        .await
+        .expect("search");
+    let keyword = library
+        .search(question, &Strategy::Flat { k: 1 }, &sparse_only)
         .await
         .expect("search");
     let store = library.store().await.expect("store");
     let count = store.count(None).await.expect("count");
 
-    let settings = pagetree::settings::LibrarySettings {
-        index_leaf_text: true,
-        ..library.settings().clone()
-    };
-    library.update_settings(settings).await.expect("settings");
-    let rewritten = library.reindex(false, &NoProgress).await.expect("reindex");
-    assert_eq!(rewritten, count);
-    assert_eq!(store.count(None).await.expect("count"), count);
-
-    let after = library
-        .search(question, &Strategy::Flat { k: 4 }, &dense_only)
-        .await
-        .expect("search");
-    let ids = |r: &SearchResult| r.selected.iter().map(|s| s.id).collect::<Vec<_>>();
-    assert_eq!(ids(&before), ids(&after), "dense vectors are untouched");
-    let keyword = library
+    for leaf_text in [false, true] {
+        let settings = pagetree::settings::LibrarySettings {
+            index_leaf_text: leaf_text,
+            ..library.settings().clone()
+        };
+        library.update_settings(settings).await.expect("settings");
+        let rewritten = library.reindex(false, &NoProgress).await.expect("reindex");
+        assert_eq!(rewritten, count);
+        assert_eq!(store.count(None).await.expect("count"), count);
+        let after = library
+            .search(question, &Strategy::Flat { k: 4 }, &dense_only)
+            .await
+            .expect("search");
+        assert_eq!(ids(&before), ids(&after), "dense vectors are untouched");
+    }
+    let again = library
         .search(question, &Strategy::Flat { k: 1 }, &sparse_only)
         .await
         .expect("search");
     assert_eq!(pages(&keyword), vec![("multipage.pdf".to_string(), 5)]);
+    assert_eq!(
+        pages(&again),
+        pages(&keyword),
+        "the same BM25 vectors again"
+    );
+
+    let settings = pagetree::settings::LibrarySettings {
+        index_leaf_text: false,
+        ..library.settings().clone()
+    };
+    library.update_settings(settings).await.expect("settings");
+    drop(store);
     drop(library);
     let reopened = open_library(dir.path()).await;
-    assert!(reopened.settings().index_leaf_text, "the setting is kept");
+    assert!(!reopened.settings().index_leaf_text, "the setting is kept");
 }
 
 #[tokio::test]
