@@ -27,15 +27,17 @@ const STRAY_ROOTS: usize = 64;
 /// How many pages each half of the hybrid score passes on as evidence for best-page
 /// section scoring: a section none of whose pages is among them is scored by its own
 /// text alone. Deeper lists let more documents' stray pages lift their sections, and
-/// cost a search more payload reads. With pages' full text in BM25, FinanceBench dev
-/// (MiniLM, 2,500 tokens), whole library, depth 16 / 32 / 48 / 64: knee .638 / .617 /
-/// .617 / .574, sensitive knee .553 / .617 / .596 / .596, largest gap .617 / .638 /
-/// .596 / .574, document first .830 / .851 / .851 / .830; told the filing, knee .660 /
-/// .681 / .681 / .681, beam .681 / .681 / .702 / .702; xquad-dev (e5, 600 tokens)
-/// within two questions of 612 at every depth. At 32 a knee search at 100k nodes takes
-/// 4.18 ms instead of 5.36 (sensitive knee 5.01 against 6.23; 7 paired runs). (Earlier,
-/// with description-only BM25, 64 and 200 found the same; 200 was 1.3 ms slower.)
-pub const PAGE_EVIDENCE_DEPTH: usize = 32;
+/// cost a search more payload reads; shallower ones leave some documents' roots without
+/// their pages. With pages' full text in BM25, FinanceBench dev (MiniLM, 2,500 tokens),
+/// whole library, depth 16 / 32 / 48 / 64: knee .638 / .617 / .617 / .574, sensitive
+/// knee .553 / .617 / .596 / .596, largest gap .617 / .638 / .596 / .574, gold filing
+/// first .830 / .851 / .851 / .830, in the first five .936 / .936 / .979 / .979; told
+/// the filing, knee .660 / .681 / .681 / .681, beam .681 / .681 / .702 / .702; xquad-dev
+/// (e5, 600 tokens) within two questions of 612 at every depth. 48 is the one that
+/// keeps every figure: 32 is faster (a knee search at 100k nodes 5.05 ms against 5.79
+/// in a busy hour) but loses two gold filings from the first five. (Earlier, with
+/// description-only BM25, 64 and 200 found the same; 200 was 1.3 ms slower.)
+pub const PAGE_EVIDENCE_DEPTH: usize = 48;
 
 /// The best similarities among one document's pages that made the evidence lists:
 /// (page number, similarity), one list per half of the hybrid score.
