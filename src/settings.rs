@@ -21,7 +21,8 @@ pub(crate) const MAX_PAGE_WINDOWS: usize = 16;
 /// Whether a new library's pages carry their full text in BM25, not only their
 /// description and keywords: the dense vector reads a page's first 256 tokens, BM25
 /// then reads the rest. Measured on both dev splits in copies of the same libraries
-/// (`reindex --leaf-text true`), hit rate off -> on. FinanceBench dev, 2,500 tokens,
+/// (`reindex --leaf-text true`), hit rate off -> on, with best-page evidence 64 pages
+/// deep as it then was (48 since). FinanceBench dev, 2,500 tokens,
 /// told the filing: flat .638 -> .681, branch .660 -> .681, beam .660 -> .702, knee
 /// .660 -> .681, sensitive knee .660 -> .681, largest gap .660 -> .681, collapsed
 /// tree .617 -> .596; whole library (78 filings): flat .447 -> .447, beam .596 ->
