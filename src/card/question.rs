@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::dates::MONTHS;
-use super::{DocumentCard, DocumentKind};
+use super::{CardField, DocumentCard, DocumentKind};
 
 /// The first step's boost of a document whose card matches every period and kind the
 /// question names, added to its fused score. Fused root scores are at most 1 with the
@@ -102,6 +102,7 @@ pub fn analyse_question(question: &str, cards: &[(i64, DocumentCard)]) -> Questi
     // A year further out is not a forecast any filing makes.
     let newest = candidates
         .iter()
+        .filter(|(_, card)| has_period(card))
         .filter_map(|(_, card)| card.fiscal_year)
         .max();
     let year = match (periods.latest(), newest) {
@@ -200,7 +201,12 @@ impl Wanted<'_> {
         const LIKELY_KIND: f32 = 1.0;
         let mut parts: Vec<(f32, f32)> = Vec::new();
         if let Some(year) = self.year {
-            parts.push((PERIOD, year_match(card, year, &self.periods.years)));
+            let matches = if has_period(card) {
+                year_match(card, year, &self.periods.years)
+            } else {
+                0.0
+            };
+            parts.push((PERIOD, matches));
         }
         if !self.periods.quarters.is_empty() {
             let matches = card
@@ -240,6 +246,17 @@ impl Wanted<'_> {
         }
         FULL_MATCH_BOOST * parts.iter().map(|(w, v)| w * v).sum::<f32>() / weight
     }
+}
+
+/// Whether a card's fiscal year says what period the document covers: read with
+/// confidence, or on a document of a known kind (a filing covers one period even where
+/// its year is a guess from its dates). A year guessed for a document of no known kind
+/// is only the first date it mentions: on xquad-dev's Russian articles the card of an
+/// article on climate science that opens "since 8 October 2015" took 2015, and every
+/// question naming 2015 ranked that article first by the boost alone.
+fn has_period(card: &DocumentCard) -> bool {
+    let kind_known = card.kind.is_some() && !card.unsure.contains(&CardField::Kind);
+    kind_known || !card.unsure.contains(&CardField::FiscalYear)
 }
 
 /// How well a card's fiscal year fits a question naming `years`, whose latest is
@@ -688,6 +705,29 @@ mod tests {
             kinds_named(&split_words("the 8k filing")),
             vec![DocumentKind::CurrentReport]
         );
+    }
+
+    #[test]
+    fn a_guessed_year_of_a_document_of_no_known_kind_ranks_nothing_up() {
+        let article = |year: i32| DocumentCard {
+            fiscal_year: Some(year),
+            date: Some(format!("{year}-10-08")),
+            unsure: vec![CardField::Kind, CardField::FiscalYear, CardField::Date],
+            ..DocumentCard::default()
+        };
+        let cards = vec![(1, article(2015)), (2, article(2026))];
+        let question = "How many interceptions did the Panthers' defence make in 2015?";
+        let analysis = analyse_question(question, &cards);
+        assert_eq!(analysis.years, vec![2015]);
+        assert!(analysis.boosts.is_empty(), "{analysis:?}");
+
+        // The same guess on a filing of a known kind still counts: a filing covers a
+        // period, and an 8-K's year is often read from its date alone.
+        let mut filing = article(2015);
+        filing.kind = Some(DocumentKind::CurrentReport);
+        filing.unsure = vec![CardField::FiscalYear];
+        let analysis = analyse_question(question, &[(1, filing), (2, article(2026))]);
+        assert_eq!(analysis.boosts, vec![(1, FULL_MATCH_BOOST)]);
     }
 
     #[test]
