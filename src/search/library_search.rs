@@ -231,6 +231,7 @@ impl Library {
                     &selected,
                     run.document_boosts(),
                     run.page_boosts(),
+                    run.evidence_scale(),
                 )
                 .await?;
                 run.store_queries += 1;

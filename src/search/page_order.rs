@@ -9,7 +9,8 @@ use std::collections::HashMap;
 
 use super::page_boosts::PageBoosts;
 use super::SelectedNode;
-use crate::store::{Candidates, Fusion, QueryVectors, StoreError, VectorStore};
+use crate::store::fusion::{fuse_min_max_on_scale, SimilarityScale};
+use crate::store::{Candidates, Fusion, FusionMethod, QueryVectors, StoreError, VectorStore};
 use crate::tree::{doc_id_of, page_node_id, page_of_leaf};
 
 /// What a page the question asks for by what it is (see [`PageBoosts`]) adds to its
@@ -22,14 +23,15 @@ const ASKED_FOR_FIRST: f32 = 2.0;
 
 /// What the standing of the chosen node a page comes from (0 for the lowest-scored, 1
 /// for the best) adds to the page's score, as a share of the pages' score range: the
-/// tree's choice among sections still counts once their pages compete. Measured as
-/// an absolute weight on min–max scores, whose range is about 2 (so a share of 0.5 is
-/// a weight of 1). FinanceBench dev, whole library, 2,500 tokens,
-/// weight 0 / 0.5 / 1 / 2: knee .511 / .532 / .553 / .553, sensitive-knee .511 / .553 /
-/// .553 / .574, beam .511 / .553 / .553 / .553; told the filing, knee .638 / .638 /
-/// .638 / .617. xquad-dev (e5, 600 tokens) with 1: within 4 of 612 questions on every
-/// strategy and language (es knee .953 → .946, ru .908 → .907, en .969 → .967).
-const NODE_SHARE: f32 = 0.5;
+/// tree's choice among sections still counts once their pages compete. Measured first
+/// as an absolute weight on min–max scores over the chosen pages alone, whose range is
+/// about 2 (a share of 0.5 is a weight of 1): FinanceBench dev, whole library, 2,500
+/// tokens, weight 0 / 0.5 / 1 / 2: knee .511 / .532 / .553 / .553. Since the pages are
+/// placed on the question's scale (see [`pages_by_evidence`]), 0.25 / 0.5, with
+/// financebench-dev (MiniLM, 2,500 tokens) the same at both, whole library and told the
+/// filing; xquad-dev (e5, 600 tokens) knee ru .935 / .931, es .971 / .972, en .982 /
+/// .982, collapsed tree es .975 / .980; without the scale 0.25 moved no knee.
+const NODE_SHARE: f32 = 0.25;
 
 /// How a set of scores spreads: its lowest and how far the best reaches above it (0 for
 /// an empty set).
@@ -64,6 +66,12 @@ impl Spread {
 /// step of the search) and their node's standing in the choice: the best page first.
 /// A page the ranking does not return (no vector stored) comes after every ranked
 /// page, in the order of the node it belongs to. Each page is listed once.
+///
+/// With min–max fusion and the question's `scale` (its best pages' similarities), the
+/// pages are placed on that scale rather than stretched over themselves: over the three
+/// or four pages of one section, min–max turns a hair's difference in one half into a
+/// whole point. On xquad-dev's Russian articles, where 600 tokens hold one page, that
+/// chose the wrong page of the right section (knee .926 → .931 with the scale).
 pub(crate) async fn pages_by_evidence(
     store: &dyn VectorStore,
     query: &QueryVectors,
@@ -71,6 +79,7 @@ pub(crate) async fn pages_by_evidence(
     selected: &[SelectedNode],
     document_boosts: &HashMap<i64, f32>,
     page_boosts: &PageBoosts,
+    scale: Option<SimilarityScale>,
 ) -> Result<Vec<SelectedNode>, StoreError> {
     let mut by_node_score: Vec<&SelectedNode> = selected.iter().collect();
     by_node_score.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -117,9 +126,17 @@ pub(crate) async fn pages_by_evidence(
     }
     let ids: Vec<u64> = pages.iter().map(|page| page.id).collect();
     let limit = ids.len();
-    let ranked = store
-        .hybrid_scores(query, &Candidates::Ids(ids), limit, fusion)
-        .await?;
+    let ranked = match scale {
+        Some(scale) if fusion.method == FusionMethod::MinMax => {
+            let scores = store.raw_scores(query, &ids).await?;
+            fuse_min_max_on_scale(&scores, scale, fusion)
+        }
+        _ => {
+            store
+                .hybrid_scores(query, &Candidates::Ids(ids), limit, fusion)
+                .await?
+        }
+    };
     // The standing weighs as a share of how far the pages' own scores spread, which
     // depends on the fusion (0–2 with min–max, a fraction of that with RRF).
     let score_range = Spread::of(ranked.iter().map(|scored| scored.score)).range;
@@ -233,6 +250,7 @@ mod tests {
                     &selected,
                     &HashMap::new(),
                     &PageBoosts::default(),
+                    None,
                 )
                 .await
                 .expect("ranked")
@@ -279,6 +297,7 @@ mod tests {
             &selected,
             &HashMap::new(),
             &PageBoosts::default(),
+            None,
         )
         .await
         .expect("ranked");
@@ -287,6 +306,63 @@ mod tests {
         assert!(pages
             .iter()
             .all(|p| p.level == 0 && p.page_start == p.page_end));
+    }
+
+    #[tokio::test]
+    async fn on_the_questions_scale_a_hairs_lead_in_one_half_no_longer_decides() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = EdgeStore::open(dir.path(), 2).expect("store");
+        let with_term = |number: u32, dense: Vec<f32>, weight: f32| {
+            let mut page = page(1, number, dense);
+            page.sparse = Sparse {
+                indices: vec![7],
+                values: vec![weight],
+            };
+            page
+        };
+        // Page 1 holds the question's term a little more often; page 2 is clearly closer
+        // in meaning; page 3 is neither.
+        store
+            .upsert(vec![
+                with_term(1, vec![0.70, 0.714], 1.05),
+                with_term(2, vec![0.80, 0.6], 1.0),
+                page(1, 3, vec![0.2, 0.98]),
+            ])
+            .await
+            .expect("upsert");
+        let query = query(vec![1.0, 0.0]);
+        let ids: Vec<u64> = (1..=3).map(|page| page_node_id(1, page)).collect();
+        let raw = store.raw_scores(&query, &ids).await.expect("scores");
+        let best_sparse = raw.iter().filter_map(|s| s.sparse).fold(0.0, f32::max);
+        // The question's best pages elsewhere reach far higher by both halves.
+        let scale = SimilarityScale {
+            dense: (0.2, 0.95),
+            sparse: Some((0.0, 10.0 * best_sparse)),
+        };
+        let fusion = Fusion::rrf(2, 1.0, 1.0).with_method(FusionMethod::MinMax);
+        let selected = [chosen(1, (1, 3), 0.5)];
+        let order = |scale: Option<SimilarityScale>| {
+            let (store, query, selected) = (&store, &query, &selected);
+            async move {
+                pages_by_evidence(
+                    store,
+                    query,
+                    fusion,
+                    selected,
+                    &HashMap::new(),
+                    &PageBoosts::default(),
+                    scale,
+                )
+                .await
+                .expect("ranked")
+                .iter()
+                .map(|p| p.page_start)
+                .collect::<Vec<u32>>()
+            }
+        };
+        // Over the three pages alone, page 1's lead in BM25 is a whole point.
+        assert_eq!(order(None).await, [1, 2, 3]);
+        assert_eq!(order(Some(scale)).await, [2, 1, 3]);
     }
 
     #[tokio::test]
@@ -307,6 +383,7 @@ mod tests {
             &selected,
             &HashMap::new(),
             &PageBoosts::default(),
+            None,
         )
         .await
         .expect("ranked");
@@ -335,6 +412,7 @@ mod tests {
             &selected,
             &boosts,
             &PageBoosts::default(),
+            None,
         )
         .await
         .expect("ranked");

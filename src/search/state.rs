@@ -8,6 +8,7 @@ use std::time::Instant;
 use super::node_cache::NodeCache;
 use super::page_boosts::PageBoosts;
 use super::{SectionScoring, SelectedNode, TraceStep};
+use crate::store::fusion::SimilarityScale;
 use crate::store::{
     fusion, Candidates, Fusion, QueryVectors, RawScores, ScoredNode, StoreError, VectorStore,
 };
@@ -237,6 +238,25 @@ impl<'a> SearchState<'a> {
         }
         crate::store::canonical_order(&mut ranked);
         ranked
+    }
+
+    /// The similarities of the evidence pages (the question's best pages by each half),
+    /// lowest to highest: the question's own scale, on which the pages of the search's
+    /// choice are ranked against each other. None before any evidence is read.
+    pub fn evidence_scale(&self) -> Option<SimilarityScale> {
+        let bounds = |half: fn(&PageEvidence) -> &[(u32, f32)]| {
+            self.page_evidence
+                .values()
+                .flat_map(|evidence| half(evidence).iter().map(|&(_, similarity)| similarity))
+                .fold(None, |bounds: Option<(f32, f32)>, s| match bounds {
+                    Some((low, high)) => Some((low.min(s), high.max(s))),
+                    None => Some((s, s)),
+                })
+        };
+        Some(SimilarityScale {
+            dense: bounds(|evidence| &evidence.dense)?,
+            sparse: bounds(|evidence| &evidence.sparse),
+        })
     }
 
     /// Ranks the documents' roots, with the root-step fusion.

@@ -43,6 +43,49 @@ pub(crate) fn fuse_rankings(
     ranked
 }
 
+/// The lowest and highest similarity of each half among a reference set of points (the
+/// question's best pages): the scale on which [`fuse_min_max_on_scale`] places others.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SimilarityScale {
+    pub dense: (f32, f32),
+    /// None when no reference point shares a term with the question.
+    pub sparse: Option<(f32, f32)>,
+}
+
+/// Min–max fusion of `scores` with each half's bounds taken from `scale`, widened to
+/// these scores' own: a handful of points keep the distances the question's scale puts
+/// between them, instead of being stretched over the whole unit range as min–max over
+/// themselves alone would. A node without a sparse score gains nothing from that half.
+pub fn fuse_min_max_on_scale(
+    scores: &[RawScores],
+    scale: SimilarityScale,
+    fusion: Fusion,
+) -> Vec<ScoredNode> {
+    let widened = |reference: Option<(f32, f32)>, own: &mut dyn Iterator<Item = f32>| {
+        own.fold(reference, |bounds, s| match bounds {
+            Some((low, high)) => Some((low.min(s), high.max(s))),
+            None => Some((s, s)),
+        })
+    };
+    let dense = widened(Some(scale.dense), &mut scores.iter().map(|s| s.dense));
+    let sparse = widened(scale.sparse, &mut scores.iter().filter_map(|s| s.sparse));
+    let unit = |score: f32, bounds: Option<(f32, f32)>| match bounds {
+        Some((low, high)) if high > low => (score - low) / (high - low),
+        _ => 0.5,
+    };
+    let mut ranked: Vec<ScoredNode> = scores
+        .iter()
+        .map(|s| ScoredNode {
+            id: s.id,
+            score: fusion.dense_weight.max(0.0) * unit(s.dense, dense)
+                + s.sparse
+                    .map_or(0.0, |x| fusion.sparse_weight.max(0.0) * unit(x, sparse)),
+        })
+        .collect();
+    canonical_order(&mut ranked);
+    ranked
+}
+
 /// What each node of one list adds to its fused score. Every method takes the list in
 /// one fixed order: RRF needs it ranked, and the score fusions' mean and deviation are
 /// sums, which give the same scores bit for bit only in the same order, however a
@@ -169,6 +212,47 @@ mod tests {
     #[test]
     fn nothing_to_fuse_gives_an_empty_ranking() {
         assert!(fuse(&[], fusion(60, 1.0, 1.0)).is_empty());
+    }
+
+    #[test]
+    fn min_max_on_a_scale_keeps_the_distances_the_scale_puts_between_points() {
+        let scale = SimilarityScale {
+            dense: (0.3, 0.8),
+            sparse: Some((0.0, 10.0)),
+        };
+        // Over themselves alone each page would win one half outright (1 + 0 each).
+        let scores = [
+            raw(1, 0.80, Some(5.0)),
+            raw(2, 0.81, Some(4.0)),
+            raw(3, 0.5, None),
+        ];
+        let ranked = fuse_min_max_on_scale(
+            &scores,
+            scale,
+            fusion(2, 1.0, 1.0).with_method(FusionMethod::MinMax),
+        );
+        // Dense bounds widen to 0.3..0.81; sparse stay 0..10.
+        let dense = |d: f32| (d - 0.3) / 0.51;
+        assert!((by_id(&ranked, 1) - (dense(0.80) + 0.5)).abs() < 1e-6);
+        assert!((by_id(&ranked, 2) - (dense(0.81) + 0.4)).abs() < 1e-6);
+        assert!(
+            (by_id(&ranked, 3) - dense(0.5)).abs() < 1e-6,
+            "no sparse, no share"
+        );
+        assert_eq!(ranked.iter().map(|n| n.id).collect::<Vec<_>>(), [1, 2, 3]);
+
+        // Weights scale each half; a scale without sparse takes the points' own bounds.
+        let no_sparse = SimilarityScale {
+            sparse: None,
+            ..scale
+        };
+        let ranked = fuse_min_max_on_scale(
+            &scores,
+            no_sparse,
+            fusion(2, 2.0, 1.0).with_method(FusionMethod::MinMax),
+        );
+        assert!((by_id(&ranked, 1) - (2.0 * dense(0.80) + 1.0)).abs() < 1e-6);
+        assert!((by_id(&ranked, 2) - 2.0 * dense(0.81)).abs() < 1e-6);
     }
 
     fn by_id(ranked: &[ScoredNode], id: u64) -> f32 {
