@@ -222,6 +222,30 @@ mod tests {
         }
     }
 
+    /// The page numbers `pages_by_evidence` lists, best first, without boosts.
+    async fn page_numbers(
+        store: &EdgeStore,
+        query: &QueryVectors,
+        fusion: Fusion,
+        selected: &[SelectedNode],
+        scale: Option<SimilarityScale>,
+    ) -> Vec<u32> {
+        pages_by_evidence(
+            store,
+            query,
+            fusion,
+            selected,
+            &HashMap::new(),
+            &PageBoosts::default(),
+            scale,
+        )
+        .await
+        .expect("ranked")
+        .iter()
+        .map(|p| p.page_start)
+        .collect()
+    }
+
     #[tokio::test]
     async fn a_page_of_the_section_the_tree_rated_higher_wins_a_close_call() {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -242,22 +266,7 @@ mod tests {
         };
         let order = |selected: [SelectedNode; 2]| {
             let (store, query) = (&store, &query);
-            async move {
-                pages_by_evidence(
-                    store,
-                    query,
-                    fusion,
-                    &selected,
-                    &HashMap::new(),
-                    &PageBoosts::default(),
-                    None,
-                )
-                .await
-                .expect("ranked")
-                .iter()
-                .map(|p| p.page_start)
-                .collect::<Vec<u32>>()
-            }
+            async move { page_numbers(store, query, fusion, &selected, None).await }
         };
         // Rated alike, page 3 is better on its own evidence; page 1 is close behind.
         assert_eq!(
@@ -343,22 +352,7 @@ mod tests {
         let selected = [chosen(1, (1, 3), 0.5)];
         let order = |scale: Option<SimilarityScale>| {
             let (store, query, selected) = (&store, &query, &selected);
-            async move {
-                pages_by_evidence(
-                    store,
-                    query,
-                    fusion,
-                    selected,
-                    &HashMap::new(),
-                    &PageBoosts::default(),
-                    scale,
-                )
-                .await
-                .expect("ranked")
-                .iter()
-                .map(|p| p.page_start)
-                .collect::<Vec<u32>>()
-            }
+            async move { page_numbers(store, query, fusion, selected, scale).await }
         };
         // Over the three pages alone, page 1's lead in BM25 is a whole point.
         assert_eq!(order(None).await, [1, 2, 3]);
