@@ -245,13 +245,12 @@ impl<'a> SearchState<'a> {
     /// choice are ranked against each other. None before any evidence is read.
     pub fn evidence_scale(&self) -> Option<SimilarityScale> {
         let bounds = |half: fn(&PageEvidence) -> &[(u32, f32)]| {
-            self.page_evidence
-                .values()
-                .flat_map(|evidence| half(evidence).iter().map(|&(_, similarity)| similarity))
-                .fold(None, |bounds: Option<(f32, f32)>, s| match bounds {
-                    Some((low, high)) => Some((low.min(s), high.max(s))),
-                    None => Some((s, s)),
-                })
+            fusion::widened(
+                None,
+                self.page_evidence
+                    .values()
+                    .flat_map(|evidence| half(evidence).iter().map(|&(_, similarity)| similarity)),
+            )
         };
         Some(SimilarityScale {
             dense: bounds(|evidence| &evidence.dense)?,

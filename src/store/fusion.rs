@@ -61,18 +61,8 @@ pub fn fuse_min_max_on_scale(
     scale: SimilarityScale,
     fusion: Fusion,
 ) -> Vec<ScoredNode> {
-    let widened = |reference: Option<(f32, f32)>, own: &mut dyn Iterator<Item = f32>| {
-        own.fold(reference, |bounds, s| match bounds {
-            Some((low, high)) => Some((low.min(s), high.max(s))),
-            None => Some((s, s)),
-        })
-    };
-    let dense = widened(Some(scale.dense), &mut scores.iter().map(|s| s.dense));
-    let sparse = widened(scale.sparse, &mut scores.iter().filter_map(|s| s.sparse));
-    let unit = |score: f32, bounds: Option<(f32, f32)>| match bounds {
-        Some((low, high)) if high > low => (score - low) / (high - low),
-        _ => 0.5,
-    };
+    let dense = widened(Some(scale.dense), scores.iter().map(|s| s.dense));
+    let sparse = widened(scale.sparse, scores.iter().filter_map(|s| s.sparse));
     let mut ranked: Vec<ScoredNode> = scores
         .iter()
         .map(|s| ScoredNode {
@@ -127,16 +117,30 @@ fn normalised(list: Vec<(u64, f32)>, bounds: Bounds, weight: f32) -> Vec<(u64, f
     if weight <= 0.0 {
         return Vec::new();
     }
-    let bounds = bounds(&list).filter(|(low, high)| high > low);
+    let bounds = bounds(&list);
     list.into_iter()
-        .map(|(id, score)| {
-            let unit = match bounds {
-                Some((low, high)) => (score - low) / (high - low),
-                None => 0.5,
-            };
-            (id, unit * weight)
-        })
+        .map(|(id, score)| (id, unit(score, bounds) * weight))
         .collect()
+}
+
+/// `score` mapped to `(score - low) / (high - low)`; 0.5 when the bounds coincide or
+/// there are none.
+fn unit(score: f32, bounds: Option<(f32, f32)>) -> f32 {
+    match bounds {
+        Some((low, high)) if high > low => (score - low) / (high - low),
+        _ => 0.5,
+    }
+}
+
+/// `bounds` (none: nothing yet) widened to take in every one of `scores`.
+pub(crate) fn widened(
+    bounds: Option<(f32, f32)>,
+    scores: impl IntoIterator<Item = f32>,
+) -> Option<(f32, f32)> {
+    scores.into_iter().fold(bounds, |bounds, s| match bounds {
+        Some((low, high)) => Some((low.min(s), high.max(s))),
+        None => Some((s, s)),
+    })
 }
 
 /// Mean ± 3 sample standard deviations (Welford's method, as Qdrant computes them).
@@ -155,9 +159,7 @@ fn distribution_bounds(list: &[(u64, f32)]) -> Option<(f32, f32)> {
 }
 
 fn min_max_bounds(list: &[(u64, f32)]) -> Option<(f32, f32)> {
-    let mut scores = list.iter().map(|&(_, score)| score);
-    let first = scores.next()?;
-    Some(scores.fold((first, first), |(low, high), s| (low.min(s), high.max(s))))
+    widened(None, list.iter().map(|&(_, score)| score))
 }
 
 #[cfg(test)]
