@@ -734,13 +734,19 @@ mod tests {
             [roots[1].id],
             "a six-page document is kept whole"
         );
-        // The wide node's best page is the best of its pages by the full ranking, and
-        // takes the node's score; the rest follow in their own order.
+        // The wide node's best page is the best of its pages by a ranking of them as
+        // deep as narrowing looks, and takes the node's score; the rest follow in their
+        // own order.
         let all_pages: Vec<u64> = (0..120).map(|p| crate::tree::node_id(1, p)).collect();
         let full = store
-            .hybrid_scores(&query, &Candidates::Ids(all_pages), 120, FUSION)
+            .hybrid_scores(
+                &query,
+                &Candidates::BestOf(all_pages),
+                NARROWING_DEPTH * 8,
+                FUSION,
+            )
             .await
-            .expect("full ranking");
+            .expect("ranking of every page");
         assert_eq!(wide_pages[0].id, full[0].id);
         assert_eq!(wide_pages[0].score, roots[0].score);
         assert!(narrowed.windows(2).all(|w| w[0].score >= w[1].score));

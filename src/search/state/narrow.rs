@@ -9,11 +9,13 @@ use crate::store::{Candidates, ScoredNode, StoreError};
 use crate::tree::Node;
 
 /// How deep narrowing looks into a wide node's pages, in multiples of the pages it may
-/// keep. On the dev split (47 questions, whole library, 8 pages kept) every tree
-/// strategy keeps the hit rate of ranking all pages (16 and beyond are the same as
-/// all) with 4–8% fewer tokens: knee .191 at 8,039 tokens against 8,530; depth 2 and 1
-/// cut deeper (knee 7,545 and 6,227) but lose a hit on knee or beam.
-pub const NARROWING_DEPTH: usize = 4;
+/// keep. Two: at `--token-budget 2500` on financebench-dev every hit rate is the same
+/// as with four, with fewer tokens (whole library, MiniLM: knee 2,235 -> 2,158,
+/// largest gap 2,203 -> 2,099; told the filing: knee 2,054 -> 1,921; e5: branch .532 ->
+/// .553), xquad-dev is unchanged, and a 100k-node knee search takes about 4% less
+/// (`bench-scale`). One loses hits (whole library beam .596 -> .574, sensitive knee
+/// .596 -> .574).
+pub const NARROWING_DEPTH: usize = 2;
 
 impl SearchState<'_> {
     /// Replaces every chosen node wider than `max_pages` pages by its best pages: the
