@@ -17,9 +17,18 @@ pub const DEFAULT_BRANCH_ROOTS: usize = 2;
 /// Width 3: the best hits per 1k tokens of the widths tried on the whole library
 /// (.170 / 9,503 = .0179; 2: .0146; 5: .0117); per doc .426 / 5,076.
 pub const DEFAULT_BEAM_WIDTH: usize = 3;
-/// 40 roots: whole .191 / 8,567, the best knee run (5: .128, 20: .170, 80: .170, at
-/// the same ~8.5k tokens, since the knee, not the cap, decides); per doc .489 / 5,147.
-pub const DEFAULT_MAX_ROOTS: usize = 40;
+/// The knee, the sensitive knee and the largest gap cut a curve of at most this many
+/// roots. Ten: at the dev splits' budgets the cap hardly decides which documents are
+/// searched (the curve's bend comes first), but over a large library a vague question's
+/// curve bends late, and every root kept is a document whose pages are ranked again.
+/// financebench-dev whole library (`--token-budget 2500`), 5 / 10 / 20 / 40 roots: knee
+/// .617 / .638 / .617 / .617 (opaque file names the same), sensitive knee and largest
+/// gap .596 at every cap, the gold filing in the first five .979 at every cap; with e5
+/// knee .553 / .532 / .532 / .532. xquad-dev (e5, 600 tokens), knee at 10 against 40:
+/// ru .933 / .935, es .971 / .971, en .980 / .982; sensitive knee ru .935 / .933, es
+/// .975 / .974, en .987 / .989. `bench-scale` at 100k nodes, 4 paired runs: knee 3.81
+/// -> 2.52 ms, sensitive knee 4.38 -> 2.63 (flat 2.14 / 2.15).
+pub const DEFAULT_MAX_ROOTS: usize = 10;
 /// 0.85: whole .234 / 15,852, the highest hit rate of any tree strategy under 20k
 /// tokens (1.0: .170 / 8,755; 0.7: .298 / 34,019); per doc .447 / 6,144.
 pub const DEFAULT_SENSITIVITY: f32 = 0.85;

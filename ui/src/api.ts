@@ -324,9 +324,9 @@ export function defaultStrategies(): Strategy[] {
     { name: 'flat', k: 10 },
     { name: 'branch', roots: 2 },
     { name: 'beam', width: 3 },
-    { name: 'knee', max_roots: 40 },
-    { name: 'sensitive-knee', sensitivity: 0.85, max_roots: 40 },
-    { name: 'largest-gap', max_roots: 40 },
+    { name: 'knee', max_roots: 10 },
+    { name: 'sensitive-knee', sensitivity: 0.85, max_roots: 10 },
+    { name: 'largest-gap', max_roots: 10 },
     { name: 'collapsed-tree', depth: 40 },
     { name: 'proxy-pointer', proxies: 12 },
   ];

@@ -98,7 +98,7 @@ describe('completeStrategies', () => {
       'collapsed-tree',
       'proxy-pointer',
     ]);
-    expect(all.find((s) => s.name === 'largest-gap')).toEqual({ name: 'largest-gap', max_roots: 40 });
+    expect(all.find((s) => s.name === 'largest-gap')).toEqual({ name: 'largest-gap', max_roots: 10 });
     expect(all.find((s) => s.name === 'collapsed-tree')).toEqual({ name: 'collapsed-tree', depth: 40 });
     expect(all[2]).toEqual({ name: 'beam', width: 7 });
     expect(all[0]).toEqual({ name: 'flat', k: 10 });
