@@ -21,6 +21,7 @@ pub mod language;
 pub mod library;
 pub mod llm;
 pub mod migrate;
+mod model_choice;
 pub mod owner;
 pub mod pdf;
 pub mod plot;

@@ -61,6 +61,7 @@ impl Library {
         if self.catalog().documents().await?.is_empty() {
             let settings = LibrarySettings {
                 dense_model: model,
+                dense_model_chosen: true,
                 ..self.settings().clone()
             };
             self.update_settings(settings).await?;

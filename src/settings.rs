@@ -75,6 +75,12 @@ pub struct LibrarySettings {
     /// was a choice read as all-MiniLM-L6-v2, which made theirs.
     #[serde(default = "legacy_dense_model")]
     pub dense_model: DenseModel,
+    /// Whether someone chose the dense model (`ingest --model`, a change in the app's
+    /// settings or `reindex --model`). Until then a library's first document chooses
+    /// it by its language (see [`crate::Library::settle_model_for`]); libraries saved
+    /// before read as unchosen, which matters only while they are empty.
+    #[serde(default)]
+    pub dense_model_chosen: bool,
     /// OpenAI-compatible endpoint for descriptions and answers; none means offline.
     pub llm_base_url: Option<String>,
     pub llm_model: Option<String>,
@@ -95,6 +101,7 @@ impl Default for LibrarySettings {
             embed_page_text: true,
             page_windows: DEFAULT_PAGE_WINDOWS,
             dense_model: DEFAULT_DENSE_MODEL,
+            dense_model_chosen: false,
             llm_base_url: None,
             llm_model: None,
             llm_answer_deadline_secs: DEFAULT_ANSWER_DEADLINE_SECS,

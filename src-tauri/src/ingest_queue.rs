@@ -1,7 +1,7 @@
 //! Ingestion in the background: files queue up and are added one at a time, each
 //! reporting progress and its outcome as events, so the window stays responsive.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -115,11 +115,16 @@ async fn work(
                 app: app.clone(),
                 cancel: cancel.clone(),
             };
+            let notice = settle_model(&library, &path).await;
             let library = library.read().await;
             let outcome = library.ingest(&path, &progress).await;
             batch.record(&outcome);
             match outcome {
-                Ok(outcome) => succeeded(file, outcome),
+                Ok(outcome) => {
+                    let mut finished = succeeded(file, outcome);
+                    finished.warnings.splice(0..0, notice);
+                    finished
+                }
                 Err(err) => {
                     tracing::warn!(%file, error = %err, "ingestion failed");
                     failed(file, crate::error::words(&err))
@@ -144,6 +149,28 @@ async fn optimize(library: &SharedLibrary, batch: IngestBatch) {
         // Searches still work on an unoptimized index, only slower; the next batch
         // tries again.
         tracing::warn!(error = %err, "the vector index was not optimized");
+    }
+}
+
+/// Lets the first document of a library whose model nobody chose choose it (see
+/// [`pagetree::Library::settle_model_for`]); what was decided, for the user. The library
+/// is held for writing only when the model may still change, which is before its first
+/// document.
+async fn settle_model(library: &SharedLibrary, path: &Path) -> Option<String> {
+    match library.read().await.may_settle_model().await {
+        Ok(true) => {}
+        Ok(false) => return None,
+        Err(err) => {
+            tracing::warn!(error = %err, "could not tell whether the library's model is settled");
+            return None;
+        }
+    }
+    match library.write().await.settle_model_for(path).await {
+        Ok(notice) => notice,
+        Err(err) => {
+            tracing::warn!(error = %err, "the library's model was not chosen by its first document");
+            None
+        }
     }
 }
 

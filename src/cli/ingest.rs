@@ -53,6 +53,15 @@ pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
     }
     let skipped = found.skipped.len();
     let files = found.files;
+    if let Some(first) = files.first() {
+        if let Some(notice) = library.settle_model_for(first).await? {
+            if args.json {
+                let model = library.settings().dense_model.id();
+                println!("{}", serde_json::json!({"model": model, "notice": notice}));
+            }
+            warn_line!("{notice}");
+        }
+    }
     let cancelled = Arc::new(AtomicBool::new(false));
     let on_interrupt = Arc::clone(&cancelled);
     tokio::spawn(async move {
@@ -167,6 +176,7 @@ async fn apply_settings(library: &mut Library, args: &IngestArgs) -> Result<()> 
         max_pages: args.max_pages.unwrap_or(current.max_pages),
         page_windows: args.windows.unwrap_or(current.page_windows),
         dense_model: args.model.unwrap_or(current.dense_model),
+        dense_model_chosen: current.dense_model_chosen || args.model.is_some(),
         ..current
     };
     library.update_settings(wanted).await?;

@@ -22,7 +22,7 @@ export const DENSE_MODELS: Record<DenseModelId, DenseModelInfo> = {
   minilm: {
     name: 'all-MiniLM-L6-v2',
     label: 'all-MiniLM-L6-v2 — English, fastest',
-    help: 'Reads the first 256 tokens of each page, in English only: Russian and Spanish pages are found by their words alone.',
+    help: 'Reads the first 256 tokens of each page, in English only: Russian and Spanish pages are found by their words alone. A new library whose first document is in another language takes multilingual-e5-small instead, unless a model was chosen here.',
     secondsPerPage: 0.05,
   },
   'e5-small': {
