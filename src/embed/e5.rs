@@ -13,15 +13,24 @@ use super::EmbedError;
 /// "passage: " prefix included. A longer text is embedded by the engine as the average
 /// of several windows, at several times the cost.
 pub const WINDOW_TOKENS: usize = 512;
-/// Tokens of a page the model reads in one vector: half its window. A filing page read
-/// to 512 tokens is known by the average of its numbers more than by its headings and
-/// lines: with the financebench-dev filings told (`bench --per-document --token-budget
-/// 2500`, 24 filings, 47 questions), 256 tokens took flat from .277 to .362 and knee from
-/// .340 to .426; on xquad-dev's paragraphs (`--token-budget 600`) flat and knee moved by
-/// at most .003 (en .985/.966 -> .987/.969, es .974/.953 -> .975/.953, ru .936/.910 ->
-/// .933/.908). Ingestion did not get measurably cheaper (3M's 160-page 10-K: 91 s at
-/// 512, 94 s at 256 on a day the machine ran slower; not compared side by side).
-pub(crate) const PAGE_WINDOW_TOKENS: usize = 256;
+/// Tokens of a page the model reads in one vector when the page is longer than the
+/// model's window; a page that fits the window is read whole. A long filing page, mostly
+/// a table, is known by its heading and first lines better than by the average of its
+/// numbers: the more of such a page the vector read, the less often it was found. With
+/// the financebench-dev filings told (`bench --per-document --token-budget 2500`), 512
+/// tokens against 256 took flat from .362 to .277 and knee from .426 to .340 (before
+/// financial statements were known to the search). Today, over the 24 filings the
+/// questions ask about, reading a page that fits whole and a longer one by its first 128
+/// tokens, against the first 256 of every page: flat .638 -> .660, branch .638 -> .702,
+/// beam .617 -> .681, knee, sensitive knee and largest gap .638 -> .681, collapsed tree
+/// .638 = .638; the dense half alone (`--sparse-weight 0`) flat .553 -> .574, knee .511
+/// -> .553. Paragraphs keep what they had: on xquad-dev (`--token-budget 600`) every
+/// strategy stays within .004 (ru flat .938 -> .940, knee .933 = .933; es flat .979 ->
+/// .980, knee .971 -> .969), where 128 tokens of every page cost Russian flat .938 ->
+/// .926 (its paragraphs lost their second half). MiniLM, whose window is 256, found
+/// filings' evidence less often when a long page was read to 128 (told the filing: beam
+/// .702 -> .681, knee .681 -> .660), so it reads its 256.
+pub(crate) const PAGE_WINDOW_TOKENS: usize = 128;
 /// Texts handed to the engine at once; it spreads them over the cores, and its own
 /// chunking bounds the memory a batch takes.
 const BATCH: usize = 32;

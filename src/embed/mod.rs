@@ -28,8 +28,8 @@ pub enum DenseModel {
     /// 256 tokens.
     #[serde(rename = "minilm")]
     MiniLm,
-    /// multilingual-e5-small, 4-bit: about a hundred languages, 512 tokens (of which a
-    /// page's vector reads 256, see [`e5::PAGE_WINDOW_TOKENS`]).
+    /// multilingual-e5-small, 4-bit: about a hundred languages, 512 tokens (a page that
+    /// fits is read whole, a longer one by its first 128, see [`e5::PAGE_WINDOW_TOKENS`]).
     #[serde(rename = "e5-small")]
     E5Small,
 }

@@ -8,7 +8,10 @@ use std::sync::Arc;
 
 use tokenizers::Tokenizer;
 
-use super::e5::{E5Engine, TextRole, PAGE_WINDOW_TOKENS as E5_PAGE_WINDOW_TOKENS};
+use super::e5::{
+    E5Engine, TextRole, PAGE_WINDOW_TOKENS as E5_PAGE_WINDOW_TOKENS,
+    WINDOW_TOKENS as E5_WINDOW_TOKENS,
+};
 use super::EmbedError;
 
 /// Tokens the model adds around every text (`[CLS]` and `[SEP]`), plus one of slack for
@@ -95,10 +98,12 @@ impl WindowSplitter {
         Ok(if windows.is_empty() { whole() } else { windows })
     }
 
-    /// Windows for a tokenizer that only counts: each one the longest run of whole
-    /// words from where the last ended that the model reads whole, found by bisection.
-    /// One window is cut too, since the engine would otherwise read a long text as the
-    /// average of all its windows, at that many times the cost.
+    /// Windows for a tokenizer that only counts (e5's): a page the model reads whole in
+    /// one window is one text; a longer one is cut into windows of the page window's
+    /// length (see [`super::e5::PAGE_WINDOW_TOKENS`]), each the longest run of whole
+    /// words from where the last ended, found by bisection. One window is cut too, since
+    /// the engine would otherwise read a long text as the average of all its windows, at
+    /// that many times the cost.
     fn windows_by_count(
         &self,
         engine: &E5Engine,
@@ -106,15 +111,16 @@ impl WindowSplitter {
         body: &str,
         max_windows: usize,
     ) -> Result<Vec<String>, EmbedError> {
+        let whole = format!("{lead}{body}");
+        if engine.token_count(&whole, TextRole::Passage)? <= E5_WINDOW_TOKENS {
+            return Ok(vec![whole]);
+        }
         let fits = |piece: &str| -> Result<bool, EmbedError> {
             Ok(
                 engine.token_count(&format!("{lead}{piece}"), TextRole::Passage)?
                     <= self.window_tokens,
             )
         };
-        if fits(body)? {
-            return Ok(vec![format!("{lead}{body}")]);
-        }
         let starts = word_starts(body);
         let offset = |word: usize| starts.get(word).copied().unwrap_or(body.len());
         let mut windows = Vec::new();
@@ -310,6 +316,35 @@ mod tests {
             .windows("Acme.\n", "Выручка выросла.", 1)
             .expect("split");
         assert_eq!(short, ["Acme.\nВыручка выросла."]);
+    }
+
+    #[test]
+    fn an_e5_page_that_fits_the_models_window_is_read_whole() {
+        let splitter = e5_splitter();
+        let Counter::E5(engine) = &splitter.counter else {
+            panic!("an e5 splitter");
+        };
+        // Longer than a long page's window, shorter than the model's.
+        let body = (1..=40)
+            .map(|n| format!("Озеро{n} глубокое"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let whole = format!("Acme.\n{body}");
+        let tokens = engine
+            .token_count(&whole, TextRole::Passage)
+            .expect("count");
+        assert!(
+            (E5_PAGE_WINDOW_TOKENS + 1..=E5_WINDOW_TOKENS).contains(&tokens),
+            "{tokens}"
+        );
+        for max_windows in [1, 4] {
+            assert_eq!(
+                splitter
+                    .windows("Acme.\n", &body, max_windows)
+                    .expect("split"),
+                std::slice::from_ref(&whole)
+            );
+        }
     }
 
     #[test]
