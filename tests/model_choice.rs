@@ -87,7 +87,7 @@ fn ingest_says_what_the_first_document_chose_and_a_model_asked_for_wins() {
     let said = text(&out.stderr);
     assert!(out.status.success(), "{said}");
     assert!(
-        said.contains("Spanish") && said.contains("multilingual-e5-small"),
+        said.contains("the first document is in Spanish") && said.contains("multilingual-e5-small"),
         "{said}"
     );
     let docs = text(&cli(chosen_by_document.path(), &["docs", "--json"]).stdout);

@@ -119,17 +119,16 @@ async fn work(
             let library = library.read().await;
             let outcome = library.ingest(&path, &progress).await;
             batch.record(&outcome);
-            match outcome {
-                Ok(outcome) => {
-                    let mut finished = succeeded(file, outcome);
-                    finished.warnings.splice(0..0, notice);
-                    finished
-                }
+            let mut finished = match outcome {
+                Ok(outcome) => succeeded(file, outcome),
                 Err(err) => {
                     tracing::warn!(%file, error = %err, "ingestion failed");
                     failed(file, crate::error::words(&err))
                 }
-            }
+            };
+            // The model changed whether or not the file went in.
+            finished.warnings.splice(0..0, notice);
+            finished
         };
         if let Err(err) = app.emit(FINISHED_EVENT, &finished) {
             tracing::warn!(error = %err, "the window did not take an ingestion event");
