@@ -345,6 +345,15 @@ impl Catalog {
         Ok(())
     }
 
+    /// Whether the library holds any document, whatever its status: settings that
+    /// cannot change once something was added ask this, some before every file.
+    pub async fn has_documents(&self) -> Result<bool, CatalogError> {
+        let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM documents)")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(exists)
+    }
+
     pub async fn documents(&self) -> Result<Vec<DocumentRecord>, CatalogError> {
         let sql = format!("SELECT {DOCUMENT_COLUMNS} FROM documents d ORDER BY d.id");
         let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
@@ -771,11 +780,16 @@ mod tests {
     #[tokio::test]
     async fn lifecycle_from_ingesting_to_ready_and_deleted() {
         let (_dir, catalog) = catalog().await;
+        assert!(!catalog.has_documents().await.expect("exists"));
         let doc = catalog
             .begin_document("h", "a.pdf", "/a.pdf")
             .await
             .expect("begin");
         assert_eq!(doc.status, DocumentStatus::Ingesting);
+        assert!(
+            catalog.has_documents().await.expect("exists"),
+            "a document being ingested counts"
+        );
         let pages = vec![
             PageText {
                 number: 1,
@@ -808,6 +822,7 @@ mod tests {
         catalog.delete_document(doc.id).await.expect("delete");
         assert!(catalog.page_text(doc.id, 1).await.expect("text").is_none());
         assert!(catalog.documents().await.expect("list").is_empty());
+        assert!(!catalog.has_documents().await.expect("exists"));
     }
 
     #[tokio::test]

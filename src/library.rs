@@ -242,7 +242,7 @@ impl Library {
         settings.validate().map_err(LibraryError::Settings)?;
         if (settings.bm25_language != self.settings.bm25_language
             || settings.detect_language != self.settings.detect_language)
-            && !self.catalog.documents().await?.is_empty()
+            && self.catalog.has_documents().await?
         {
             return Err(LibraryError::Settings(format!(
                 "the BM25 language is `{}` and cannot change once the library has documents; start a new library for `{}`",
@@ -250,8 +250,7 @@ impl Library {
             ))
             .into());
         }
-        if settings.dense_model != self.settings.dense_model
-            && !self.catalog.documents().await?.is_empty()
+        if settings.dense_model != self.settings.dense_model && self.catalog.has_documents().await?
         {
             return Err(LibraryError::ModelMismatch {
                 library: self.settings.dense_model,
@@ -653,9 +652,7 @@ async fn resolve_location(catalog: &Catalog, qdrant: &QdrantOptions) -> Result<S
             RemoteStore::connect(qdrant.apply(config.clone()), &qdrant.api_key).await?;
             Ok(stored)
         }
-        StoreLocation::Remote(_) | StoreLocation::Embedded
-            if !catalog.documents().await?.is_empty() =>
-        {
+        StoreLocation::Remote(_) | StoreLocation::Embedded if catalog.has_documents().await? => {
             Err(LibraryError::StoreElsewhere {
                 current: stored.describe(),
                 requested: url.to_string(),

@@ -17,7 +17,7 @@ impl Library {
         Ok(!settings.dense_model_chosen
             && settings.dense_model == DenseModel::MiniLm
             && self.model_dir().is_none()
-            && self.catalog().documents().await?.is_empty())
+            && !self.catalog().has_documents().await?)
     }
 
     /// Before `first` is added to a library whose model may still be chosen (see

@@ -58,7 +58,7 @@ impl Library {
         if model == self.settings().dense_model {
             return Ok(0);
         }
-        if self.catalog().documents().await?.is_empty() {
+        if !self.catalog().has_documents().await? {
             let settings = LibrarySettings {
                 dense_model: model,
                 dense_model_chosen: true,

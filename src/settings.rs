@@ -153,7 +153,7 @@ impl LibrarySettings {
     async fn load_noting_record(catalog: &Catalog) -> Result<(Self, bool), CatalogError> {
         let mut settings = Self::load(catalog).await?;
         let recorded = catalog.setting(SETTINGS_KEY).await?.is_some();
-        if !recorded && !catalog.documents().await?.is_empty() {
+        if !recorded && catalog.has_documents().await? {
             settings.dense_model = legacy_dense_model();
             settings.detect_language = false;
         }
