@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
 use crate::library::{Library, LibraryError};
+use crate::search::balance::DenseBalance;
 use crate::search::{SearchSettings, Strategy};
 
 #[derive(Debug, Clone, Deserialize)]
@@ -200,7 +201,10 @@ pub struct StrategyReport {
 pub struct BenchReport {
     pub per_document: bool,
     pub documents: usize,
+    /// Fusion weights as given, relative to the model's balance ...
     pub settings: SearchSettings,
+    /// ... which is this: what the library's dense model's half was weighted by.
+    pub dense_balance: DenseBalance,
     pub median_embed_ms: f64,
     pub strategies: Vec<StrategyReport>,
 }
@@ -385,6 +389,7 @@ impl Library {
             per_document,
             documents: documents.len(),
             settings: settings.clone(),
+            dense_balance: self.dense_balance(),
             median_embed_ms: percentile(&embed_times, 0.5),
             strategies: strategies
                 .iter()

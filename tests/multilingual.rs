@@ -12,7 +12,7 @@ use common::{cli, ingest_distinct_fixtures, open_library, text};
 use pagetree::embed::DenseModel;
 use pagetree::search::{SearchSettings, Strategy};
 use pagetree::settings::LibrarySettings;
-use pagetree::store::Fusion;
+use pagetree::store::{Fusion, FusionMethod};
 
 /// Questions that share no distinctive word with their page, and the page:
 /// (question, fixture file, 1-based page).
@@ -87,6 +87,24 @@ async fn dense_only_misses(library: &pagetree::library::Library) -> Vec<&'static
     misses
 }
 
+/// The score the dense half alone gives a question's best page, with the weight a
+/// person sets at 1 (min-max: the best of a list is 1 before its weight), and the
+/// weight the result reports.
+async fn best_dense_score(library: &pagetree::library::Library) -> (f32, f32) {
+    let settings = SearchSettings {
+        fusion: Fusion::rrf(2, 1.0, 0.0).with_method(FusionMethod::MinMax),
+        query_analysis: false,
+        ..SearchSettings::default()
+    };
+    let (question, _, _) = QUESTIONS[0];
+    let result = library
+        .search(question, &Strategy::Flat { k: 3 }, &settings)
+        .await
+        .expect("searches");
+    let best = result.selected.first().expect("a page").score;
+    (best, result.settings.fusion.dense_weight)
+}
+
 /// The documents whose ingestion warned that the library's model reads English only.
 async fn model_warned(library: &pagetree::library::Library) -> Vec<String> {
     let mut warned: Vec<String> = library
@@ -117,6 +135,11 @@ async fn e5_finds_russian_and_spanish_pages_by_meaning_and_minilm_does_not() {
     );
     let misses = dense_only_misses(&e5).await;
     assert!(misses.is_empty(), "e5 missed {misses:?}");
+    // e5's dense half counts 1.25 times what a person's weight says (its balance with
+    // BM25, see `DenseBalance`), and the result reports the weight as it was given.
+    let (best, reported) = best_dense_score(&e5).await;
+    assert!((best - 1.25).abs() < 1e-4, "e5's best page scored {best}");
+    assert_eq!(reported, 1.0);
 
     let minilm = library_made_with(&dir.path().join("minilm"), DenseModel::MiniLm).await;
     // The user hears which documents the English-only model cannot read, and e5's does not.
@@ -125,6 +148,11 @@ async fn e5_finds_russian_and_spanish_pages_by_meaning_and_minilm_does_not() {
         ["cyrillic.pdf".to_string(), "spanish.pdf".to_string()]
     );
     assert!(model_warned(&e5).await.is_empty());
+    let (best, _) = best_dense_score(&minilm).await;
+    assert!(
+        (best - 1.0).abs() < 1e-4,
+        "MiniLM's best page scored {best}"
+    );
     let misses = dense_only_misses(&minilm).await;
     // MiniLM found 4 of 6 when this was written: Cyrillic text alone tells the two
     // languages apart, not the pages within one.

@@ -3,6 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
+use super::balance::DenseBalance;
 use super::context::{self, Context};
 use super::page_boosts::PageBoosts;
 use super::page_order;
@@ -83,6 +84,8 @@ impl Library {
         // range reaches a store.
         strategy.validate()?;
         settings.validate()?;
+        let given = settings;
+        let settings = &self.dense_balance().apply(given);
         let scope = self.catalog().search_scope().await?;
         let analysis = (settings.query_analysis && settings.documents.is_none())
             .then(|| analyse_question(question, &scope.cards));
@@ -103,7 +106,10 @@ impl Library {
             )
             .await?;
         if filter.is_none() || !first.context.pages.is_empty() {
-            return Ok(first);
+            return Ok(SearchResult {
+                settings: given.clone(),
+                ..first
+            });
         }
         // A filter must never cost the answer: nothing found in the named
         // organisation's documents means the whole library is searched after all.
@@ -114,17 +120,32 @@ impl Library {
                 "; nothing was found in those documents, so the whole library was searched",
             );
         }
-        self.search_scoped(
-            question,
-            query,
-            embed_ms,
-            strategy,
-            settings,
-            &scope,
-            None,
-            analysis.as_ref(),
-        )
-        .await
+        let whole = self
+            .search_scoped(
+                question,
+                query,
+                embed_ms,
+                strategy,
+                settings,
+                &scope,
+                None,
+                analysis.as_ref(),
+            )
+            .await?;
+        Ok(SearchResult {
+            settings: given.clone(),
+            ..whole
+        })
+    }
+
+    /// How much this library's dense model counts against BM25 (see [`DenseBalance`]):
+    /// a model folder of one's own was never measured, so its weights are taken as given.
+    pub fn dense_balance(&self) -> DenseBalance {
+        if self.model_dir().is_some() {
+            DenseBalance::NEUTRAL
+        } else {
+            DenseBalance::of(self.settings().dense_model)
+        }
     }
 
     /// One search over `filter` (or what `settings` allow), with the first step's

@@ -1,6 +1,7 @@
 //! Retrieval strategies over the page trees, all on hybrid (dense + BM25) scores fused
 //! by RRF, each returning the selected nodes, the context they make, and a trace.
 
+pub mod balance;
 pub mod bounds;
 pub mod context;
 pub mod knee;
@@ -212,6 +213,8 @@ impl SelectedNode {
 pub struct SearchResult {
     pub question: String,
     pub strategy: Strategy,
+    /// As given: the fusion weights relative to the library model's balance (see
+    /// [`balance::DenseBalance`]).
     pub settings: SearchSettings,
     pub selected: Vec<SelectedNode>,
     pub context: Context,
