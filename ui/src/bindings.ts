@@ -186,7 +186,12 @@ truncation: string | null, };
 
 export type FinancialStatement = "balance-sheet" | "income-statement" | "cash-flows";
 
-export type SearchResult = { question: string, strategy: Strategy, settings: SearchSettings, selected: Array<SelectedNode>, context: Context, 
+export type SearchResult = { question: string, strategy: Strategy, 
+/**
+ * As given: the fusion weights relative to the library model's balance (see
+ * [`balance::DenseBalance`]).
+ */
+settings: SearchSettings, selected: Array<SelectedNode>, context: Context, 
 /**
  * Time to embed the question.
  */
