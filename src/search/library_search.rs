@@ -84,8 +84,26 @@ impl Library {
         // range reaches a store.
         strategy.validate()?;
         settings.validate()?;
-        let given = settings;
-        let settings = &self.dense_balance().apply(given);
+        let balanced = self.dense_balance().apply(settings);
+        let result = self
+            .search_balanced(question, query, embed_ms, strategy, &balanced)
+            .await?;
+        Ok(SearchResult {
+            settings: settings.clone(),
+            ..result
+        })
+    }
+
+    /// `search_with_query` with the fusions the search runs on (the weights given,
+    /// scaled by the library model's balance).
+    async fn search_balanced(
+        &self,
+        question: &str,
+        query: &QueryVectors,
+        embed_ms: f64,
+        strategy: &Strategy,
+        settings: &SearchSettings,
+    ) -> Result<SearchResult> {
         let scope = self.catalog().search_scope().await?;
         let analysis = (settings.query_analysis && settings.documents.is_none())
             .then(|| analyse_question(question, &scope.cards));
@@ -106,10 +124,7 @@ impl Library {
             )
             .await?;
         if filter.is_none() || !first.context.pages.is_empty() {
-            return Ok(SearchResult {
-                settings: given.clone(),
-                ..first
-            });
+            return Ok(first);
         }
         // A filter must never cost the answer: nothing found in the named
         // organisation's documents means the whole library is searched after all.
@@ -120,22 +135,17 @@ impl Library {
                 "; nothing was found in those documents, so the whole library was searched",
             );
         }
-        let whole = self
-            .search_scoped(
-                question,
-                query,
-                embed_ms,
-                strategy,
-                settings,
-                &scope,
-                None,
-                analysis.as_ref(),
-            )
-            .await?;
-        Ok(SearchResult {
-            settings: given.clone(),
-            ..whole
-        })
+        self.search_scoped(
+            question,
+            query,
+            embed_ms,
+            strategy,
+            settings,
+            &scope,
+            None,
+            analysis.as_ref(),
+        )
+        .await
     }
 
     /// How much this library's dense model counts against BM25 (see [`DenseBalance`]):
