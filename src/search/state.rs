@@ -688,18 +688,24 @@ mod tests {
         root
     }
 
-    #[tokio::test]
-    async fn a_section_whose_only_good_page_is_deep_below_it_ranks_first_by_its_pages() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let store = EdgeStore::open(dir.path(), DIMENSION).expect("store");
-        let root = evidence_below_a_generic_summary(&store).await;
-        let query = QueryVectors {
+    /// The question [`evidence_below_a_generic_summary`]'s page 29 answers: along the
+    /// first axis, and its term.
+    fn the_deep_pages_question() -> QueryVectors {
+        QueryVectors {
             dense: along(1.0, 0),
             sparse: crate::store::Sparse {
                 indices: vec![7],
                 values: vec![1.0],
             },
-        };
+        }
+    }
+
+    #[tokio::test]
+    async fn a_section_whose_only_good_page_is_deep_below_it_ranks_first_by_its_pages() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = EdgeStore::open(dir.path(), DIMENSION).expect("store");
+        let root = evidence_below_a_generic_summary(&store).await;
+        let query = the_deep_pages_question();
         let halves = [crate::tree::node_id(1, 40), crate::tree::node_id(1, 41)];
         let answer = crate::tree::page_node_id(1, 29);
         let cache = NodeCache::new(1_000);
@@ -731,13 +737,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = EdgeStore::open(dir.path(), DIMENSION).expect("store");
         let root = evidence_below_a_generic_summary(&store).await;
-        let query = QueryVectors {
-            dense: along(1.0, 0),
-            sparse: crate::store::Sparse {
-                indices: vec![7],
-                values: vec![1.0],
-            },
-        };
+        let query = the_deep_pages_question();
         let cache = NodeCache::new(1_000);
         let min_max = FUSION.with_method(FusionMethod::MinMax);
         let mut run = SearchState::new(&store, &cache, &query, min_max, None)
