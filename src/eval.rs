@@ -302,6 +302,50 @@ pub fn summarise(strategy: Strategy, runs: Vec<QuestionRun>) -> StrategyReport {
     }
 }
 
+/// Documents named in a message about questions the library cannot answer.
+const MISSING_NAMED: usize = 5;
+
+/// Says which questions are about a document the library does not hold, or None when
+/// it holds all of them. Such a question could never be found: scored as a miss it
+/// would lower every strategy's hit rate without a word, and searched alone it has
+/// nothing to search.
+fn missing_documents_message(
+    questions: &[BenchQuestion],
+    in_library: &HashMap<&str, i64>,
+) -> Option<String> {
+    let mut missing: Vec<(&str, Vec<&str>)> = Vec::new();
+    for question in questions {
+        if in_library.contains_key(question.doc_name.as_str()) {
+            continue;
+        }
+        match missing
+            .iter_mut()
+            .find(|(name, _)| *name == question.doc_name)
+        {
+            Some((_, ids)) => ids.push(&question.id),
+            None => missing.push((&question.doc_name, vec![&question.id])),
+        }
+    }
+    if missing.is_empty() {
+        return None;
+    }
+    let unanswerable: usize = missing.iter().map(|(_, ids)| ids.len()).sum();
+    let mut named: Vec<String> = missing
+        .iter()
+        .take(MISSING_NAMED)
+        .map(|(name, ids)| format!("{name} (question {})", ids.join(", ")))
+        .collect();
+    if missing.len() > MISSING_NAMED {
+        named.push(format!("and {} more", missing.len() - MISSING_NAMED));
+    }
+    Some(format!(
+        "{unanswerable} of {} questions are about documents that are not in the library: {}. \
+         Add them first (bench --pdfs FOLDER ingests the ones missing from that folder).",
+        questions.len(),
+        named.join("; ")
+    ))
+}
+
 impl Library {
     /// Runs every strategy on every question. With `per_document`, each question only
     /// searches the filing it is about.
@@ -316,21 +360,16 @@ impl Library {
         let by_name: HashMap<&str, i64> =
             documents.iter().map(|d| (d.name.as_str(), d.id)).collect();
         let names: HashMap<i64, &str> = documents.iter().map(|d| (d.id, d.name.as_str())).collect();
+        if let Some(message) = missing_documents_message(questions, &by_name) {
+            return Err(LibraryError::Settings(message).into());
+        }
         let mut runs: Vec<Vec<QuestionRun>> = vec![Vec::new(); strategies.len()];
         let mut embed_times = Vec::new();
         for question in questions {
             let mut question_settings = settings.clone();
             if per_document {
-                let id = by_name
-                    .get(question.doc_name.as_str())
-                    .copied()
-                    .ok_or_else(|| {
-                        LibraryError::Settings(format!(
-                            "question {} is about {}, which is not in the library",
-                            question.id, question.doc_name
-                        ))
-                    })?;
-                question_settings.documents = Some(vec![id]);
+                question_settings.documents =
+                    by_name.get(question.doc_name.as_str()).map(|&id| vec![id]);
             }
             let (query, embed_ms) = self.embed_query_timed(&question.question).await?;
             embed_times.push(embed_ms);
@@ -404,6 +443,49 @@ impl Library {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn question(id: &str, doc_name: &str) -> BenchQuestion {
+        BenchQuestion {
+            id: id.to_string(),
+            question: "Q?".to_string(),
+            doc_name: doc_name.to_string(),
+            gold: vec![(doc_name.to_string(), 1)],
+        }
+    }
+
+    #[test]
+    fn questions_about_documents_outside_the_library_are_named_before_any_search() {
+        let in_library: HashMap<&str, i64> = [("HELD", 1)].into_iter().collect();
+        let questions = [
+            question("a", "HELD"),
+            question("b", "GONE"),
+            question("c", "GONE"),
+            question("d", "ALSO_GONE"),
+        ];
+        let message = missing_documents_message(&questions, &in_library).expect("missing");
+        assert!(
+            message.starts_with("3 of 4 questions are about documents that are not in the library: GONE (question b, c); ALSO_GONE (question d)."),
+            "{message}"
+        );
+        assert!(message.contains("--pdfs"), "{message}");
+        assert_eq!(
+            missing_documents_message(&questions[..1], &in_library),
+            None
+        );
+    }
+
+    #[test]
+    fn a_long_list_of_missing_documents_is_cut_short() {
+        let questions: Vec<BenchQuestion> = (0..8)
+            .map(|n| question(&format!("q{n}"), &format!("DOC{n}")))
+            .collect();
+        let message = missing_documents_message(&questions, &HashMap::new()).expect("missing");
+        assert!(
+            message.contains("DOC4 (question q4); and 3 more."),
+            "{message}"
+        );
+        assert!(!message.contains("DOC5"), "{message}");
+    }
 
     #[test]
     fn gold_pages_become_one_based() {

@@ -184,6 +184,28 @@ fn bench_ingests_what_is_missing_and_reports_figures_computed_from_its_runs() {
         stdout.contains("per document") && stdout.contains("sensitive-knee"),
         "{stdout}"
     );
+
+    // A question about a filing the library lacks could never be found: the whole-library
+    // run refuses to score it as a miss and says which one it is.
+    let stranger = subset[0].replace(DOCUMENTS[0], "NOT_INGESTED_10K");
+    let with_stranger = dir.path().join("with-stranger.jsonl");
+    std::fs::write(&with_stranger, [subset.join("\n"), stranger].join("\n")).expect("write");
+    let refused = cli(
+        &library,
+        &[
+            "bench",
+            "--questions",
+            with_stranger.to_str().expect("utf-8"),
+        ],
+    );
+    let stderr = text(&refused.stderr);
+    assert!(!refused.status.success(), "{}", text(&refused.stdout));
+    assert!(
+        stderr.contains(
+            "1 of 6 questions are about documents that are not in the library: NOT_INGESTED_10K"
+        ),
+        "{stderr}"
+    );
 }
 
 /// A filing present twice under two names is one document; a question about the second
