@@ -368,6 +368,8 @@ impl Library {
         for question in questions {
             let mut question_settings = settings.clone();
             if per_document {
+                // Always found: a question about a document the library lacks stopped the
+                // run above.
                 question_settings.documents =
                     by_name.get(question.doc_name.as_str()).map(|&id| vec![id]);
             }
