@@ -4,7 +4,7 @@
 
 use crate::card::DocumentCard;
 use crate::embed::windows::WindowSplitter;
-use crate::embed::EmbedError;
+use crate::embed::{DenseTexts, EmbedError};
 use crate::tree::Node;
 
 /// The text of a node's dense vector: the card's short form, then the page's own text
@@ -32,17 +32,29 @@ pub(crate) fn identity_lead(card: Option<&DocumentCard>) -> String {
 
 /// The texts of a node's dense vectors: a page with a text layer in up to
 /// `max_windows` windows of its own words, each after the card's short form; otherwise
-/// the one text of [`dense_text`].
+/// the one text of [`dense_text`]. The whole text goes with them (see [`DenseTexts`]).
 pub(crate) fn dense_texts(
     node: &Node,
     card: Option<&DocumentCard>,
     page_text: Option<&str>,
     splitter: &WindowSplitter,
     max_windows: usize,
-) -> Result<Vec<String>, EmbedError> {
+) -> Result<DenseTexts, EmbedError> {
     match page_text.filter(|text| !text.trim().is_empty()) {
-        Some(text) => splitter.windows(&identity_lead(card), text, max_windows),
-        None => Ok(vec![dense_text(node, card, None)]),
+        Some(text) => {
+            let lead = identity_lead(card);
+            Ok(DenseTexts {
+                windows: splitter.windows(&lead, text, max_windows)?,
+                whole: format!("{lead}{text}"),
+            })
+        }
+        None => {
+            let text = dense_text(node, card, None);
+            Ok(DenseTexts {
+                windows: vec![text.clone()],
+                whole: text,
+            })
+        }
     }
 }
 

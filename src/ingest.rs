@@ -543,7 +543,7 @@ impl Library {
 /// Embeds groups of windows off the async runtime: one vector per window, in groups.
 async fn embed_windows(
     embedder: &std::sync::Arc<crate::embed::DenseEmbedder>,
-    groups: Vec<Vec<String>>,
+    groups: Vec<crate::embed::DenseTexts>,
 ) -> Result<Vec<Vec<Vec<f32>>>> {
     let model = embedder.clone();
     Ok(

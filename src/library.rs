@@ -24,7 +24,7 @@ use crate::tree::Node;
 const CATALOG_FILE: &str = "catalog.sqlite";
 const INDEX_DIR: &str = "index";
 const LOCK_FILE: &str = "library.lock";
-const DIMENSION_SETTING: &str = "dense_dimension";
+pub(crate) const DIMENSION_SETTING: &str = "dense_dimension";
 
 #[derive(Debug, thiserror::Error)]
 pub enum LibraryError {

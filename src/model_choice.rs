@@ -1,6 +1,8 @@
 //! A new library's embedding model, chosen by the language of its first document unless
 //! someone chose it: all-MiniLM-L6-v2 reads English only, so a library that starts with
-//! a Russian or Spanish document would find its pages by their words alone.
+//! a Russian or Spanish document takes multilingual-e5-small, and one that starts in
+//! English takes the two side by side, which find English filings' evidence more often
+//! than either (see [`crate::embed::pair`]).
 
 use std::path::Path;
 
@@ -21,10 +23,12 @@ impl Library {
     }
 
     /// Before `first` is added to a library whose model may still be chosen (see
-    /// [`Library::may_settle_model`]): a document in another language than English
-    /// makes the library multilingual-e5-small's, when that model is installed. Returns
-    /// what was decided, in words for the user, or none when nothing changed. A file
-    /// that cannot be read changes nothing: its ingestion says what is wrong with it.
+    /// [`Library::may_settle_model`]), when multilingual-e5-small is installed: a
+    /// document in English makes the library e5's and MiniLM's together, one in another
+    /// language e5's alone (MiniLM would add nothing to its questions, at a fifth more
+    /// ingestion time). Returns what was decided, in words for the user, or none when
+    /// nothing changed. A file whose language cannot be read (no text, or none at all)
+    /// changes nothing: its ingestion says what is wrong with it.
     pub async fn settle_model_for(&mut self, first: &Path) -> Result<Option<String>> {
         if !self.may_settle_model().await? {
             return Ok(None);
@@ -43,19 +47,30 @@ impl Library {
         .await
         .ok()
         .flatten();
-        let Some(language) = language.filter(|language| *language != "english") else {
+        let Some(language) = language else {
             return Ok(None);
         };
+        let english = language == "english";
+        let model = if english {
+            DenseModel::E5SmallMiniLm
+        } else {
+            DenseModel::E5Small
+        };
         let settings = LibrarySettings {
-            dense_model: DenseModel::E5Small,
+            dense_model: model,
             ..self.settings().clone()
         };
         self.update_settings(settings).await?;
-        tracing::info!(language, "a new library takes multilingual-e5-small");
+        tracing::info!(language, %model, "a new library's embedding model");
+        let why = if english {
+            "which together find English pages more often than MiniLM alone and also read Russian and Spanish"
+        } else {
+            "which reads it (MiniLM reads English only)"
+        };
         Ok(Some(format!(
-            "the first document is in {}, so this library finds pages by meaning with {}, which reads it (MiniLM reads English only); to use MiniLM instead, run `pagetree reindex --model {}` or choose it in Settings",
+            "the first document is in {}, so this library finds pages by meaning with {}, {why}; to use MiniLM instead, run `pagetree reindex --model {}` or choose it in Settings",
             capitalized(language),
-            DenseModel::E5Small.label(),
+            model.label(),
             DenseModel::MiniLm.id(),
         )))
     }

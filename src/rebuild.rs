@@ -17,13 +17,16 @@ use crate::embed::DenseModel;
 use crate::error::Result;
 use crate::ingest::{Progress, Stage};
 use crate::library::open_edge_folder;
-use crate::library::{Library, LibraryError};
+use crate::library::{Library, LibraryError, DIMENSION_SETTING};
 use crate::settings::LibrarySettings;
 use crate::store::location::StoreLocation;
 use crate::store::{DenseLayout, VectorStore};
 
 /// The model a rebuild under way is embedding with (a catalog setting).
 const PENDING_MODEL: &str = "pending_dense_model";
+/// The dimension of the pending model's vectors, recorded with it: models differ (e5
+/// and MiniLM side by side make vectors twice as long as either's).
+const PENDING_DIMENSION: &str = "pending_dense_dimension";
 
 /// Where the new index is written until it is complete.
 const STAGING_SUFFIX: &str = "rebuilding";
@@ -106,7 +109,11 @@ impl Library {
         let staging = sibling(&live, STAGING_SUFFIX);
         let retired = sibling(&live, RETIRED_SUFFIX);
         let old = self.store().await?;
-        let dimension = self.dimension().await?;
+        // The old index is open with its own dimension; the new one takes the model's.
+        let dimension = match model {
+            Some(_) => self.dense().await?.dimension(),
+            None => self.dimension().await?,
+        };
         let staging_path = staging.clone();
         let new = tokio::task::spawn_blocking(move || {
             open_edge_folder(&staging_path, dimension, true, DenseLayout::Windows)
@@ -116,6 +123,9 @@ impl Library {
         // Written only once the staging folder exists: see `settle_interrupted_rebuild`.
         match model {
             Some(model) => {
+                self.catalog()
+                    .set_setting(PENDING_DIMENSION, &dimension.to_string())
+                    .await?;
                 self.catalog()
                     .set_setting(PENDING_MODEL, model.id())
                     .await?
@@ -147,7 +157,11 @@ impl Library {
         if model.is_some() {
             let settings = self.settings().clone();
             settings.save(self.catalog()).await?;
+            self.catalog()
+                .set_setting(DIMENSION_SETTING, &dimension.to_string())
+                .await?;
             self.catalog().remove_setting(PENDING_MODEL).await?;
+            self.catalog().remove_setting(PENDING_DIMENSION).await?;
         }
         tracing::info!(
             points = written,
@@ -233,9 +247,13 @@ pub(crate) async fn settle_interrupted_rebuild(
             tracing::warn!(%model, "finishing a change of embedding model that was interrupted");
             settings.dense_model = model;
             settings.save(catalog).await?;
+            if let Some(dimension) = catalog.setting(PENDING_DIMENSION).await? {
+                catalog.set_setting(DIMENSION_SETTING, &dimension).await?;
+            }
         }
     }
     catalog.remove_setting(PENDING_MODEL).await?;
+    catalog.remove_setting(PENDING_DIMENSION).await?;
     Ok(())
 }
 
@@ -300,30 +318,54 @@ mod tests {
         };
         settings.save(&catalog).await.expect("save");
 
-        // Cut off while the new index was being written: the old model stays.
+        catalog
+            .set_setting(DIMENSION_SETTING, "384")
+            .await
+            .expect("dimension");
+        let pending = |catalog: &Catalog| {
+            let catalog = catalog.clone();
+            async move {
+                catalog
+                    .set_setting(PENDING_DIMENSION, "768")
+                    .await
+                    .expect("pending dimension");
+                catalog
+                    .set_setting(PENDING_MODEL, DenseModel::E5SmallMiniLm.id())
+                    .await
+                    .expect("pending");
+            }
+        };
+        let dimension = |catalog: &Catalog| {
+            let catalog = catalog.clone();
+            async move { catalog.setting(DIMENSION_SETTING).await.expect("read") }
+        };
+
+        // Cut off while the new index was being written: the old model stays, with
+        // the old index's dimension.
         folder_with(&live, "old");
         folder_with(&staging, "half");
-        catalog
-            .set_setting(PENDING_MODEL, DenseModel::E5Small.id())
-            .await
-            .expect("pending");
+        pending(&catalog).await;
         settle_interrupted_rebuild(&live, &catalog, &mut settings)
             .await
             .expect("settle");
         assert_eq!(settings.dense_model, DenseModel::MiniLm);
+        assert_eq!(dimension(&catalog).await.as_deref(), Some("384"));
         assert_eq!(catalog.setting(PENDING_MODEL).await.expect("read"), None);
+        assert_eq!(
+            catalog.setting(PENDING_DIMENSION).await.expect("read"),
+            None
+        );
 
-        // Cut off after the new index took the old one's place: the new model holds.
-        catalog
-            .set_setting(PENDING_MODEL, DenseModel::E5Small.id())
-            .await
-            .expect("pending");
+        // Cut off after the new index took the old one's place: the new model holds,
+        // and the index opens with the new vectors' dimension.
+        pending(&catalog).await;
         settle_interrupted_rebuild(&live, &catalog, &mut settings)
             .await
             .expect("settle");
-        assert_eq!(settings.dense_model, DenseModel::E5Small);
+        assert_eq!(settings.dense_model, DenseModel::E5SmallMiniLm);
         let stored = LibrarySettings::load(&catalog).await.expect("load");
-        assert_eq!(stored.dense_model, DenseModel::E5Small);
+        assert_eq!(stored.dense_model, DenseModel::E5SmallMiniLm);
+        assert_eq!(dimension(&catalog).await.as_deref(), Some("768"));
         assert_eq!(catalog.setting(PENDING_MODEL).await.expect("read"), None);
     }
 

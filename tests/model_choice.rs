@@ -1,7 +1,8 @@
 //! A new library's embedding model is chosen by its first document's language unless
 //! someone chose it: a library that starts with a Russian or Spanish document takes
 //! multilingual-e5-small, since all-MiniLM-L6-v2 would find its pages by their words
-//! alone; one that starts in English, or whose model was chosen, keeps what it has.
+//! alone; one that starts in English takes the two together; one whose first document
+//! has no readable text, or whose model was chosen, keeps what it has.
 
 mod common;
 
@@ -42,9 +43,30 @@ async fn a_first_document_in_russian_makes_the_library_multilingual() {
 }
 
 #[tokio::test]
-async fn an_english_or_unreadable_first_document_keeps_minilm() {
+async fn an_english_first_document_makes_the_library_e5_and_minilm_together() {
+    let (dir, mut library) = temp_library().await;
+    let notice = library
+        .settle_model_for(&fixture("multipage.pdf"))
+        .await
+        .expect("settled")
+        .expect("the model changes");
+    assert!(
+        notice.contains("English") && notice.contains("multilingual-e5-small + all-MiniLM-L6-v2"),
+        "{notice}"
+    );
+    assert_eq!(library.settings().dense_model, DenseModel::E5SmallMiniLm);
+    drop(library);
+    let library = open_library(dir.path()).await;
+    assert_eq!(library.settings().dense_model, DenseModel::E5SmallMiniLm);
+    let (_, warnings, _) = added(ingest_fixture(&library, "multipage.pdf").await);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(!library.may_settle_model().await.expect("asked"));
+}
+
+#[tokio::test]
+async fn an_unreadable_first_document_keeps_minilm() {
     let (_dir, mut library) = temp_library().await;
-    for file in ["multipage.pdf", "encrypted.pdf", "zero-pages.pdf"] {
+    for file in ["encrypted.pdf", "zero-pages.pdf"] {
         let notice = library
             .settle_model_for(&fixture(file))
             .await

@@ -262,3 +262,57 @@ async fn a_library_refuses_another_model_in_words_and_reindex_changes_it() {
     let misses = dense_only_misses(&library).await;
     assert!(misses.is_empty(), "re-embedded with e5, missed {misses:?}");
 }
+
+/// e5 and MiniLM side by side: a question in Russian or Spanish is ranked by e5's half
+/// alone and finds its page as e5 does; the vectors are twice as long as either model's,
+/// so `reindex` from a MiniLM library makes an index of another dimension.
+#[tokio::test]
+async fn reindex_to_e5_and_minilm_together_finds_every_language_by_meaning() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("library");
+    let documents = {
+        let library = library_made_with(&root, DenseModel::MiniLm).await;
+        library.catalog().documents().await.expect("documents")
+    };
+    let reindexed = cli(&root, &["reindex", "--model", "e5-small+minilm"]);
+    assert!(reindexed.status.success(), "{}", text(&reindexed.stderr));
+
+    let library = open_library(&root).await;
+    assert_eq!(library.settings().dense_model, DenseModel::E5SmallMiniLm);
+    assert_eq!(
+        library
+            .catalog()
+            .documents()
+            .await
+            .expect("documents")
+            .len(),
+        documents.len()
+    );
+    let misses = dense_only_misses(&library).await;
+    assert!(misses.is_empty(), "e5 with MiniLM missed {misses:?}");
+    // The same balance with BM25 as e5's.
+    let (best, _) = best_dense_score(&library).await;
+    assert!((best - 1.25).abs() < 1e-4, "the best page scored {best}");
+    let listed = cli(&root, &["docs", "--json"]);
+    let rows: serde_json::Value = serde_json::from_slice(&listed.stdout).expect("json");
+    let rows = rows.as_array().expect("a list");
+    assert!(rows
+        .iter()
+        .all(|row| row["dense_model"] == "e5-small+minilm"));
+
+    // And back: MiniLM's vectors are shorter again, and nothing is lost.
+    drop(library);
+    let back = cli(&root, &["reindex", "--model", "minilm"]);
+    assert!(back.status.success(), "{}", text(&back.stderr));
+    let library = open_library(&root).await;
+    assert_eq!(library.settings().dense_model, DenseModel::MiniLm);
+    let result = library
+        .search(
+            "¿Qué comida lleva arroz, conejo y azafrán?",
+            &Strategy::Flat { k: 1 },
+            &SearchSettings::default(),
+        )
+        .await
+        .expect("searches with the shorter vectors");
+    assert!(!result.context.pages.is_empty());
+}

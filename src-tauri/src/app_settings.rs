@@ -74,7 +74,7 @@ pub struct AppSettings {
     // The UI may leave it out (serde default).
     #[cfg_attr(test, ts(optional = nullable))]
     pub embedding_model: String,
-    /// The library's dense model (`minilm` or `e5-small`). Saving another one records
+    /// The library's dense model (`minilm`, `e5-small` or `e5-small+minilm`). Saving another one records
     /// it in a library without documents and re-embeds one with documents; none keeps it.
     #[serde(default)]
     // The UI may leave it out (serde default).

@@ -33,8 +33,10 @@ pub struct IngestArgs {
     /// documents already in the library keep theirs until `reindex --windows`.
     #[arg(long, value_name = "N")]
     pub windows: Option<usize>,
-    /// The dense embedding model of a new library: e5-small (multilingual) or minilm
-    /// (English). A library keeps the model it was made with; `reindex --model` changes it.
+    /// The dense embedding model of a new library: e5-small+minilm (both side by side,
+    /// the default for a library whose first document is in English), e5-small
+    /// (multilingual; the default for one in another language) or minilm (English,
+    /// fastest). A library keeps the model it was made with; `reindex --model` changes it.
     #[arg(long, value_name = "MODEL")]
     pub model: Option<pagetree::embed::DenseModel>,
     /// Print one JSON object per document instead of text.

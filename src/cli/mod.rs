@@ -133,7 +133,7 @@ pub enum Command {
         /// its best one; implies --dense. An index made before windows is rebuilt.
         #[arg(long, value_name = "N")]
         windows: Option<usize>,
-        /// Re-embed every page with this dense model (e5-small or minilm) into a new
+        /// Re-embed every page with this dense model (e5-small+minilm, e5-small or minilm) into a new
         /// index, swapped in when complete; implies --dense.
         #[arg(long, value_name = "MODEL")]
         model: Option<pagetree::embed::DenseModel>,

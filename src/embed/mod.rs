@@ -1,6 +1,7 @@
 //! Dense vectors from a local sentence model — all-MiniLM-L6-v2 or any ONNX model
-//! (fastembed over a dynamically loaded ONNX Runtime), or multilingual-e5-small (its
-//! own C engine) — and BM25 sparse vectors (Qdrant's own tokenizer and stemmers).
+//! (fastembed over a dynamically loaded ONNX Runtime), multilingual-e5-small (its own C
+//! engine), or the two together — and BM25 sparse vectors (Qdrant's own tokenizer and
+//! stemmers).
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -14,6 +15,7 @@ use qdrant_edge::SparseVector;
 use crate::assets::Assets;
 
 pub mod e5;
+pub mod pair;
 pub mod windows;
 
 use e5::{E5Engine, TextRole};
@@ -32,16 +34,26 @@ pub enum DenseModel {
     /// fits is read whole, a longer one by its first 128, see [`e5::PAGE_WINDOW_TOKENS`]).
     #[serde(rename = "e5-small")]
     E5Small,
+    /// Both: each passage's vector is e5's and MiniLM's side by side, and an English
+    /// question weighs MiniLM's similarity in (see [`pair`]); a question in another
+    /// language is ranked by e5 alone.
+    #[serde(rename = "e5-small+minilm")]
+    E5SmallMiniLm,
 }
 
 impl DenseModel {
-    pub const ALL: [DenseModel; 2] = [DenseModel::MiniLm, DenseModel::E5Small];
+    pub const ALL: [DenseModel; 3] = [
+        DenseModel::MiniLm,
+        DenseModel::E5Small,
+        DenseModel::E5SmallMiniLm,
+    ];
 
     /// The name a person types (`--model e5-small`) and settings store.
     pub fn id(self) -> &'static str {
         match self {
             DenseModel::MiniLm => "minilm",
             DenseModel::E5Small => "e5-small",
+            DenseModel::E5SmallMiniLm => "e5-small+minilm",
         }
     }
 
@@ -50,6 +62,7 @@ impl DenseModel {
         match self {
             DenseModel::MiniLm => "all-MiniLM-L6-v2",
             DenseModel::E5Small => "multilingual-e5-small",
+            DenseModel::E5SmallMiniLm => "multilingual-e5-small + all-MiniLM-L6-v2",
         }
     }
 }
@@ -109,6 +122,38 @@ pub struct DenseEmbedder {
 enum Backend {
     Onnx(Box<Mutex<TextEmbedding>>),
     E5(Arc<E5Engine>),
+    Pair {
+        e5: Arc<E5Engine>,
+        minilm: Box<Mutex<TextEmbedding>>,
+        minilm_dimension: usize,
+    },
+}
+
+/// What one node's dense vectors are made from: the windows the model reads, one vector
+/// each, and the whole text (the card's short form and the page), which MiniLM reads to
+/// its own window when it is half of a pair.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DenseTexts {
+    pub windows: Vec<String>,
+    pub whole: String,
+}
+
+/// Whether a question can be read by all-MiniLM-L6-v2: English only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuestionLanguage {
+    English,
+    Other,
+}
+
+impl QuestionLanguage {
+    /// From the BM25 stemmer language a question was detected in.
+    pub fn of_stemmer(language: &str) -> Self {
+        if language.eq_ignore_ascii_case("english") {
+            QuestionLanguage::English
+        } else {
+            QuestionLanguage::Other
+        }
+    }
 }
 
 impl DenseEmbedder {
@@ -116,7 +161,28 @@ impl DenseEmbedder {
         match model {
             DenseModel::MiniLm => Self::load_onnx(assets),
             DenseModel::E5Small => Self::load_e5(assets),
+            DenseModel::E5SmallMiniLm => Self::load_pair(assets),
         }
+    }
+
+    /// e5 and MiniLM side by side. MiniLM's ONNX Runtime threads do not spin after a
+    /// run: spinning, they held the cores the e5 engine needed next, and a question took
+    /// twice as long (financebench-dev questions, e5's half 29 ms at the median alone,
+    /// 60 ms after MiniLM's).
+    fn load_pair(assets: &Assets) -> Result<Self, EmbedError> {
+        let files = assets.e5()?;
+        let engine = Arc::new(E5Engine::load(&files.library, &files.model)?);
+        let (minilm, _, minilm_dimension) = load_minilm(assets, false)?;
+        Ok(Self {
+            dimension: engine.dimension() + minilm_dimension,
+            splitter: WindowSplitter::for_e5(Arc::clone(&engine)),
+            backend: Backend::Pair {
+                e5: engine,
+                minilm: Box::new(Mutex::new(minilm)),
+                minilm_dimension,
+            },
+            model: DenseModel::E5SmallMiniLm,
+        })
     }
 
     fn load_e5(assets: &Assets) -> Result<Self, EmbedError> {
@@ -131,35 +197,7 @@ impl DenseEmbedder {
     }
 
     fn load_onnx(assets: &Assets) -> Result<Self, EmbedError> {
-        load_onnxruntime(&assets.onnxruntime_library)?;
-        let dir = &assets.model_dir;
-        let model_error = |detail: String| EmbedError::Model {
-            dir: dir.display().to_string(),
-            detail,
-        };
-        let read = |name: &str| {
-            std::fs::read(dir.join(name)).map_err(|e| model_error(format!("{name}: {e}")))
-        };
-        let tokenizer_json = read("tokenizer.json")?;
-        let splitter = WindowSplitter::new(&tokenizer_json, MAX_TOKENS)?;
-        let tokenizer_files = TokenizerFiles {
-            tokenizer_file: tokenizer_json,
-            config_file: read("config.json")?,
-            special_tokens_map_file: read("special_tokens_map.json")?,
-            tokenizer_config_file: read("tokenizer_config.json")?,
-        };
-        let model = UserDefinedEmbeddingModel::new(read("model.onnx")?, tokenizer_files)
-            .with_pooling(Pooling::Mean);
-        let options = InitOptionsUserDefined::new().with_max_length(MAX_TOKENS);
-        let mut model = TextEmbedding::try_new_from_user_defined(model, options)
-            .map_err(|e| model_error(e.to_string()))?;
-        let probe = model
-            .embed(["dimension probe"], None)
-            .map_err(|e| model_error(e.to_string()))?;
-        let dimension = probe.first().map(Vec::len).unwrap_or(0);
-        if dimension == 0 {
-            return Err(model_error("the model returned an empty vector".into()));
-        }
+        let (model, splitter, dimension) = load_minilm(assets, true)?;
         Ok(Self {
             backend: Backend::Onnx(Box::new(Mutex::new(model))),
             splitter,
@@ -186,25 +224,81 @@ impl DenseEmbedder {
     /// its batches stay full.
     pub(crate) fn embed_grouped(
         &self,
-        groups: &[Vec<String>],
+        groups: &[DenseTexts],
     ) -> Result<Vec<Vec<Vec<f32>>>, EmbedError> {
-        let flat: Vec<String> = groups.iter().flatten().cloned().collect();
-        let mut vectors = self.embed(&flat, TextRole::Passage)?.into_iter();
-        let grouped = groups
+        let flat: Vec<String> = groups.iter().flat_map(|g| g.windows.clone()).collect();
+        let (vectors, wholes) = match &self.backend {
+            Backend::Pair { e5, minilm, .. } => {
+                let wholes: Vec<String> = groups.iter().map(|g| g.whole.clone()).collect();
+                let (vectors, wholes) = side_by_side(
+                    || e5.embed(&flat, TextRole::Passage),
+                    || embed_onnx(minilm, &wholes),
+                )?;
+                (vectors, Some(wholes))
+            }
+            _ => (self.embed(&flat, TextRole::Passage)?, None),
+        };
+        let mut vectors = vectors.into_iter();
+        let mut grouped = groups
             .iter()
-            .map(|group| vectors.by_ref().take(group.len()).collect::<Vec<_>>())
+            .map(|group| {
+                vectors
+                    .by_ref()
+                    .take(group.windows.len())
+                    .collect::<Vec<_>>()
+            })
             .collect::<Vec<_>>();
-        if grouped.iter().zip(groups).any(|(v, g)| v.len() != g.len()) {
+        if grouped
+            .iter()
+            .zip(groups)
+            .any(|(v, g)| v.len() != g.windows.len())
+            || wholes.as_ref().is_some_and(|w| w.len() != groups.len())
+        {
             return Err(EmbedError::Inference(
                 "the model returned fewer vectors than texts".into(),
             ));
         }
+        if let Some(wholes) = wholes {
+            for (windows, whole) in grouped.iter_mut().zip(&wholes) {
+                for window in windows.iter_mut() {
+                    *window = pair::passage(window, whole);
+                }
+            }
+        }
         Ok(grouped)
     }
 
-    /// The vectors of questions, one per text.
-    pub(crate) fn embed_queries(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        self.embed(texts, TextRole::Query)
+    /// A question's vector. With e5 and MiniLM together, MiniLM's half counts for an
+    /// English question only (see [`pair::question`]); the two models run at once.
+    pub(crate) fn embed_question(
+        &self,
+        question: &str,
+        language: QuestionLanguage,
+    ) -> Result<Vec<f32>, EmbedError> {
+        let texts = [question.to_string()];
+        let first = |vectors: Vec<Vec<f32>>| vectors.into_iter().next().unwrap_or_default();
+        match &self.backend {
+            Backend::Pair {
+                e5,
+                minilm,
+                minilm_dimension,
+            } => {
+                let (e5_vector, minilm_vector) = side_by_side(
+                    || e5.embed(&texts, TextRole::Query),
+                    || match language {
+                        QuestionLanguage::English => embed_onnx(minilm, &texts).map(Some),
+                        QuestionLanguage::Other => Ok(None),
+                    },
+                )?;
+                let minilm_vector = minilm_vector.map(first);
+                Ok(pair::question(
+                    &first(e5_vector),
+                    minilm_vector.as_deref(),
+                    *minilm_dimension,
+                ))
+            }
+            _ => self.embed(&texts, TextRole::Query).map(first),
+        }
     }
 
     /// L2-normalised sentence vectors, one per text.
@@ -212,21 +306,87 @@ impl DenseEmbedder {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        let model = match &self.backend {
-            Backend::E5(engine) => return engine.embed(texts, role),
-            Backend::Onnx(model) => model,
-        };
-        let mut model = model
-            .lock()
-            .map_err(|_| EmbedError::Inference("the embedding model lock was poisoned".into()))?;
-        let mut vectors = model
-            .embed(texts, Some(EMBED_BATCH))
-            .map_err(|e| EmbedError::Inference(e.to_string()))?;
-        for vector in &mut vectors {
-            normalise(vector);
+        match &self.backend {
+            Backend::E5(engine) => engine.embed(texts, role),
+            Backend::Onnx(model) => embed_onnx(model, texts),
+            Backend::Pair { .. } => Err(EmbedError::Inference(
+                "a pair of models embeds through embed_grouped or embed_question".into(),
+            )),
         }
-        Ok(vectors)
     }
+}
+
+/// Runs two embeddings at once (the e5 engine on its own thread, MiniLM on this one).
+fn side_by_side<A: Send, B>(
+    first: impl FnOnce() -> Result<A, EmbedError> + Send,
+    second: impl FnOnce() -> Result<B, EmbedError>,
+) -> Result<(A, B), EmbedError> {
+    std::thread::scope(|scope| {
+        let first = scope.spawn(first);
+        let second = second();
+        let first = first
+            .join()
+            .map_err(|_| EmbedError::Inference("an embedding thread panicked".into()))?;
+        Ok((first?, second?))
+    })
+}
+
+/// L2-normalised vectors from the ONNX model, one per text.
+fn embed_onnx(model: &Mutex<TextEmbedding>, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+    if texts.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut model = model
+        .lock()
+        .map_err(|_| EmbedError::Inference("the embedding model lock was poisoned".into()))?;
+    let mut vectors = model
+        .embed(texts, Some(EMBED_BATCH))
+        .map_err(|e| EmbedError::Inference(e.to_string()))?;
+    for vector in &mut vectors {
+        normalise(vector);
+    }
+    Ok(vectors)
+}
+
+/// all-MiniLM-L6-v2 (or the ONNX model of the model folder), its window splitter and its
+/// dimension. `spin`: whether ONNX Runtime's threads keep spinning after a run, which
+/// is fastest when nothing else needs the cores.
+fn load_minilm(
+    assets: &Assets,
+    spin: bool,
+) -> Result<(TextEmbedding, WindowSplitter, usize), EmbedError> {
+    load_onnxruntime(&assets.onnxruntime_library)?;
+    let dir = &assets.model_dir;
+    let model_error = |detail: String| EmbedError::Model {
+        dir: dir.display().to_string(),
+        detail,
+    };
+    let read =
+        |name: &str| std::fs::read(dir.join(name)).map_err(|e| model_error(format!("{name}: {e}")));
+    let tokenizer_json = read("tokenizer.json")?;
+    let splitter = WindowSplitter::new(&tokenizer_json, MAX_TOKENS)?;
+    let tokenizer_files = TokenizerFiles {
+        tokenizer_file: tokenizer_json,
+        config_file: read("config.json")?,
+        special_tokens_map_file: read("special_tokens_map.json")?,
+        tokenizer_config_file: read("tokenizer_config.json")?,
+    };
+    let model = UserDefinedEmbeddingModel::new(read("model.onnx")?, tokenizer_files)
+        .with_pooling(Pooling::Mean);
+    let mut options = InitOptionsUserDefined::new().with_max_length(MAX_TOKENS);
+    if !spin {
+        options = options.with_session_config("session.intra_op.allow_spinning", "0");
+    }
+    let mut model = TextEmbedding::try_new_from_user_defined(model, options)
+        .map_err(|e| model_error(e.to_string()))?;
+    let probe = model
+        .embed(["dimension probe"], None)
+        .map_err(|e| model_error(e.to_string()))?;
+    let dimension = probe.first().map(Vec::len).unwrap_or(0);
+    if dimension == 0 {
+        return Err(model_error("the model returned an empty vector".into()));
+    }
+    Ok((model, splitter, dimension))
 }
 
 fn load_onnxruntime(library: &Path) -> Result<(), EmbedError> {

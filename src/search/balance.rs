@@ -42,7 +42,7 @@ impl DenseBalance {
     pub fn of(model: DenseModel) -> Self {
         match model {
             DenseModel::MiniLm => Self::NEUTRAL,
-            DenseModel::E5Small => DenseBalance {
+            DenseModel::E5Small | DenseModel::E5SmallMiniLm => DenseBalance {
                 steps: 1.25,
                 roots: 1.5,
             },

@@ -12,6 +12,7 @@ use super::strategies::Plan;
 use super::{SearchResult, SearchSettings, SelectedNode, Strategy};
 use crate::card::{analyse_question, QuestionAnalysis};
 use crate::catalog::{DocumentRecord, DocumentStatus, SearchScope, StatementPage};
+use crate::embed::QuestionLanguage;
 use crate::error::Result;
 use crate::library::Library;
 use crate::statements::{statements_asked, FinancialStatement};
@@ -37,12 +38,13 @@ impl Library {
     /// Embeds a question for both halves of the hybrid score.
     pub(crate) async fn embed_query(&self, question: &str) -> Result<QueryVectors> {
         let dense = self.dense().await?;
-        let sparse = self.sparse_for(&self.question_language(question).await?)?;
-        let text = vec![question.to_string()];
-        let vectors = tokio::task::spawn_blocking(move || dense.embed_queries(&text))
+        let language = self.question_language(question).await?;
+        let sparse = self.sparse_for(&language)?;
+        let reads = QuestionLanguage::of_stemmer(&language);
+        let text = question.to_string();
+        let dense = tokio::task::spawn_blocking(move || dense.embed_question(&text, reads))
             .await
             .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))??;
-        let dense = vectors.into_iter().next().unwrap_or_default();
         Ok(QueryVectors {
             dense,
             sparse: Sparse::from(sparse.embed_query(&super::query::expand_for_bm25(question))),

@@ -356,7 +356,7 @@ export type StrategyDefaults = { strategies: Array<Strategy>, fusion: Fusion, to
  * The model that makes a library's dense vectors. A library keeps the model it was
  * made with: vectors of two models cannot be compared.
  */
-export type DenseModel = "minilm" | "e5-small";
+export type DenseModel = "minilm" | "e5-small" | "e5-small+minilm";
 
 /**
  * The UI's settings form, both ways.
@@ -375,7 +375,7 @@ llm_answer_deadline_secs: number, embedding_model_dir: string | null,
  */
 embedding_model?: string, 
 /**
- * The library's dense model (`minilm` or `e5-small`). Saving another one records
+ * The library's dense model (`minilm`, `e5-small` or `e5-small+minilm`). Saving another one records
  * it in a library without documents and re-embeds one with documents; none keeps it.
  */
 dense_model?: DenseModel | null, qdrant_mode: QdrantMode, qdrant_url: string | null, 
