@@ -62,6 +62,23 @@ async fn library_made_with(root: &Path, model: DenseModel) -> pagetree::library:
     library
 }
 
+/// `pagetree reindex --model` on the library at `root`, which then opens with `model`
+/// and every one of its `documents`.
+async fn reindexed_with(
+    root: &Path,
+    model: DenseModel,
+    documents: usize,
+) -> pagetree::library::Library {
+    let reindexed = cli(root, &["reindex", "--model", model.id()]);
+    assert!(reindexed.status.success(), "{}", text(&reindexed.stderr));
+    assert!(text(&reindexed.stdout).contains(model.label()));
+    let library = open_library(root).await;
+    assert_eq!(library.settings().dense_model, model);
+    let held = library.catalog().documents().await.expect("documents");
+    assert_eq!(held.len(), documents, "nothing was lost");
+    library
+}
+
 /// The questions whose best page by the dense half alone (BM25 weight 0) is not theirs.
 async fn dense_only_misses(library: &pagetree::library::Library) -> Vec<&'static str> {
     let settings = SearchSettings {
@@ -244,21 +261,7 @@ async fn a_library_refuses_another_model_in_words_and_reindex_changes_it() {
     assert_eq!(rows.len(), documents.len(), "nothing was lost");
     assert!(rows.iter().all(|row| row["dense_model"] == "minilm"));
 
-    let reindexed = cli(&root, &["reindex", "--model", "e5-small"]);
-    assert!(reindexed.status.success(), "{}", text(&reindexed.stderr));
-    assert!(text(&reindexed.stdout).contains("multilingual-e5-small"));
-
-    let library = open_library(&root).await;
-    assert_eq!(library.settings().dense_model, DenseModel::E5Small);
-    assert_eq!(
-        library
-            .catalog()
-            .documents()
-            .await
-            .expect("documents")
-            .len(),
-        documents.len()
-    );
+    let library = reindexed_with(&root, DenseModel::E5Small, documents.len()).await;
     let misses = dense_only_misses(&library).await;
     assert!(misses.is_empty(), "re-embedded with e5, missed {misses:?}");
 }
@@ -274,20 +277,7 @@ async fn reindex_to_e5_and_minilm_together_finds_every_language_by_meaning() {
         let library = library_made_with(&root, DenseModel::MiniLm).await;
         library.catalog().documents().await.expect("documents")
     };
-    let reindexed = cli(&root, &["reindex", "--model", "e5-small+minilm"]);
-    assert!(reindexed.status.success(), "{}", text(&reindexed.stderr));
-
-    let library = open_library(&root).await;
-    assert_eq!(library.settings().dense_model, DenseModel::E5SmallMiniLm);
-    assert_eq!(
-        library
-            .catalog()
-            .documents()
-            .await
-            .expect("documents")
-            .len(),
-        documents.len()
-    );
+    let library = reindexed_with(&root, DenseModel::E5SmallMiniLm, documents.len()).await;
     let misses = dense_only_misses(&library).await;
     assert!(misses.is_empty(), "e5 with MiniLM missed {misses:?}");
     // The same balance with BM25 as e5's.
