@@ -43,8 +43,14 @@ fi
 # about three times slower.
 simd=()
 if grep -qw avx2 /proc/cpuinfo 2>/dev/null; then simd=(-mavx2 -mfma -mf16c); fi
+# -ffast-math lets GCC call glibc's vector erf and exp in the GELU and softmax loops and
+# reorder the kernels' sums: a question embeds about a fifth faster, and a vector moves by
+# under 1e-4 in cosine. It is given to the compile step only: linked with it, GCC would add
+# crtfastmath.o, which flushes denormals to zero for the whole process when the library loads.
 echo "setup: compiling the e5 engine (libe5.so) ${simd[*]}"
-"$cc" -O3 "${simd[@]}" -fopenmp -shared -fPIC "$e5/src/e5.c" -lm -o "$e5/.partial-libe5.so"
+"$cc" -c -O3 "${simd[@]}" -ffast-math -fopenmp -fPIC "$e5/src/e5.c" -o "$e5/.partial-e5.o"
+"$cc" -shared -fopenmp "$e5/.partial-e5.o" -lm -o "$e5/.partial-libe5.so"
+rm -f "$e5/.partial-e5.o"
 mv "$e5/.partial-libe5.so" "$e5/libe5.so"
 rm -f "$assets"/.installed-*
 touch "$stamp"
