@@ -92,7 +92,7 @@ impl Drop for Model {
 
 impl Model {
     fn load(library: &Path, model: &Path) -> Result<Self, EmbedError> {
-        let runtime_error = |detail: String| EmbedError::Runtime {
+        let runtime_error = |detail: String| EmbedError::Engine {
             path: library.display().to_string(),
             detail,
         };
@@ -331,6 +331,23 @@ mod tests {
             "{as_passage} against {as_query}"
         );
         assert_eq!(engine.embed(&[], TextRole::Passage).expect("none").len(), 0);
+    }
+
+    #[test]
+    fn an_engine_that_will_not_load_names_itself_and_the_remedy() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let broken = dir.path().join("libe5.so");
+        std::fs::write(&broken, b"not a shared library").expect("write");
+        let Err(err) = E5Engine::load(&broken, Path::new("/nowhere/e5.bin")) else {
+            panic!("a file that is no library must not load");
+        };
+        let message = err.to_string();
+        assert!(
+            message.contains("multilingual-e5-small engine"),
+            "{message}"
+        );
+        assert!(message.contains(&broken.display().to_string()), "{message}");
+        assert!(message.contains("scripts/setup.sh"), "{message}");
     }
 
     #[test]

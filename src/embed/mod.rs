@@ -100,6 +100,13 @@ const EMBED_BATCH: usize = 8;
 pub enum EmbedError {
     #[error("ONNX Runtime could not be loaded from {path}: {detail}")]
     Runtime { path: String, detail: String },
+    /// The e5 engine setup.sh compiled will not load here: another machine's build, a
+    /// newer C library's, or a damaged file.
+    #[error(
+        "the multilingual-e5-small engine could not be loaded from {path}: {detail}. \
+         `bash scripts/setup.sh` builds it again for this machine"
+    )]
+    Engine { path: String, detail: String },
     #[error(transparent)]
     Missing(#[from] crate::assets::AssetError),
     #[error("the embedding model in {dir} could not be loaded: {detail}")]
