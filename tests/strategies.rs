@@ -105,6 +105,31 @@ async fn every_strategy_finds_the_unambiguous_page() {
 }
 
 #[tokio::test]
+async fn warming_up_waits_for_a_document_then_leaves_search_ready() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = open_library(dir.path()).await;
+    assert!(
+        !library.warm_up().await.expect("warms up"),
+        "an empty library loads no model: its first document may choose another"
+    );
+    common::ingest_fixture(&library, "multipage.pdf").await;
+    assert!(library.warm_up().await.expect("warms up"));
+    let result = library
+        .search(
+            "What is the portcullis of a medieval castle?",
+            &Strategy::Flat { k: 3 },
+            &SearchSettings::default(),
+        )
+        .await
+        .expect("searches");
+    assert!(
+        pages(&result).contains(&("multipage.pdf".to_string(), 3)),
+        "{:?}",
+        pages(&result)
+    );
+}
+
+#[tokio::test]
 async fn the_knee_keeps_fewer_nodes_than_the_sensitive_knee_at_zero() {
     let dir = tempfile::tempdir().expect("temp dir");
     let library = library(dir.path()).await;

@@ -32,6 +32,17 @@ pub(crate) struct Dropped {
     paths: Vec<std::path::PathBuf>,
 }
 
+/// Loads the search model in the background while the window opens, so that the first
+/// question is as quick as the next. A failure is only logged: the search that needs the
+/// model reports it in words.
+fn warm_up(library: state::SharedLibrary) {
+    tauri::async_runtime::spawn(async move {
+        if let Err(err) = library.read().await.warm_up().await {
+            tracing::warn!(error = %err, "search could not be warmed up");
+        }
+    });
+}
+
 pub fn run() -> tauri::Result<()> {
     tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
@@ -56,8 +67,9 @@ pub fn run() -> tauri::Result<()> {
                             library,
                         }
                     });
-            if let Err(why) = &open {
-                tracing::error!(%why, "the library could not be opened");
+            match &open {
+                Ok(open) => warm_up(open.library.clone()),
+                Err(why) => tracing::error!(%why, "the library could not be opened"),
             }
             app.manage(AppState::new(open, keys, qdrant_keys, log_folder));
             // Built here rather than in tauri.conf.json to route downloads.

@@ -35,6 +35,25 @@ impl Library {
             .collect())
     }
 
+    /// Opens the index and runs the embedding model once, so that a person's first
+    /// question costs what every later one does: in a fresh process the first one
+    /// spends about a third of a second loading the model (financebench library, e5 and
+    /// MiniLM together). `false`, and nothing loaded, when there is nothing to search
+    /// yet: the first document may still choose the model.
+    pub async fn warm_up(&self) -> Result<bool> {
+        if self.searchable_documents(None).await?.is_empty() {
+            return Ok(false);
+        }
+        let started = Instant::now();
+        self.store().await?;
+        self.embed_query("What does this document say?").await?;
+        tracing::info!(
+            ms = started.elapsed().as_secs_f64() * 1e3,
+            "search warmed up"
+        );
+        Ok(true)
+    }
+
     /// Embeds a question for both halves of the hybrid score.
     pub(crate) async fn embed_query(&self, question: &str) -> Result<QueryVectors> {
         let dense = self.dense().await?;
