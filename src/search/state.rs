@@ -416,6 +416,51 @@ impl<'a> SearchState<'a> {
         }
     }
 
+    /// The page of `in_documents` with the best evidence: the best fused score, on the
+    /// question's scale, of the pages the evidence lists hold (a page missing from one
+    /// list gains nothing from that half). None before any evidence is read.
+    pub(super) fn best_evidence_page(&self, in_documents: &HashSet<i64>) -> Option<(i64, u32)> {
+        let scale = self.evidence_scale()?;
+        let mut halves: HashMap<(i64, u32), (Option<f32>, Option<f32>)> = HashMap::new();
+        for (&doc, evidence) in &self.page_evidence {
+            for &(page, similarity) in &evidence.dense {
+                halves.entry((doc, page)).or_default().0 = Some(similarity);
+            }
+            for &(page, similarity) in &evidence.sparse {
+                halves.entry((doc, page)).or_default().1 = Some(similarity);
+            }
+        }
+        let fused = |(dense, sparse): (Option<f32>, Option<f32>)| {
+            dense.map_or(0.0, |d| {
+                self.fusion.dense_weight.max(0.0) * fusion::unit(d, Some(scale.dense))
+            }) + sparse.map_or(0.0, |s| {
+                self.fusion.sparse_weight.max(0.0) * fusion::unit(s, scale.sparse)
+            })
+        };
+        halves
+            .into_iter()
+            .filter(|((doc, _), _)| in_documents.contains(doc))
+            .map(|(page, scores)| (page, fused(scores)))
+            // Ties go to the earlier document and page, so a search is repeatable.
+            .max_by(|(a, x), (b, y)| x.total_cmp(y).then(b.cmp(a)))
+            .map(|(page, _)| page)
+    }
+
+    /// The documents `chosen` (their payloads loaded) belong to.
+    pub(super) fn documents_of(&self, chosen: &[ScoredNode]) -> HashSet<i64> {
+        chosen.iter().map(|node| doc_id_of(node.id)).collect()
+    }
+
+    /// Whether one of `chosen` (their payloads loaded) holds `page` of `doc`.
+    pub(super) fn covers(&self, chosen: &[ScoredNode], doc: i64, page: u32) -> bool {
+        chosen.iter().any(|node| {
+            node.id == crate::tree::page_node_id(doc, page)
+                || self.nodes.get(&node.id).is_some_and(|node| {
+                    node.doc_id == doc && (node.page_start..=node.page_end).contains(&page)
+                })
+        })
+    }
+
     /// With best-page scoring, reads the payloads of the children of `parents` that are
     /// sections, whose page ranges their scores need (pages are known by their ids).
     pub(super) async fn load_section_children(
@@ -729,6 +774,79 @@ mod tests {
             assert_eq!(ranked_halves[0], best_half, "{scoring}");
             let found = chosen.iter().any(|n| n.id == answer);
             assert_eq!(found, scoring == SectionScoring::BestPage, "{scoring}");
+        }
+    }
+
+    /// An 8-page document, two sections of 4 pages under the root, every summary generic.
+    /// In the first section page 1 is the best by the dense half (.9) and page 2 by BM25
+    /// (the question's term at 1.0), each poor by the other; in the second, page 6 is good
+    /// by both (.85, and the term at .8), the best page of all by the two together. Page 8
+    /// has the term faintly (.2). Returns the root's id.
+    async fn evidence_split_across_pages(store: &EdgeStore) -> u64 {
+        let pages = (0..8)
+            .map(|_| crate::describe::Description {
+                description: "a page".into(),
+                keywords: Vec::new(),
+            })
+            .collect();
+        let mut nodes = crate::tree::leaves(2, "split.pdf", pages);
+        crate::tree::add_parent(&mut nodes, &[0, 1, 2, 3], "first section".into());
+        crate::tree::add_parent(&mut nodes, &[4, 5, 6, 7], "second section".into());
+        crate::tree::add_parent(&mut nodes, &[8, 9], "the document".into());
+        let root = nodes.last().expect("a root").id;
+        let points = nodes
+            .into_iter()
+            .enumerate()
+            .map(|(index, node)| {
+                let (cosine, term) = match (node.level, node.page_start) {
+                    (0, 1) => (0.9, None),
+                    (0, 2) => (0.1, Some(1.0)),
+                    (0, 6) => (0.85, Some(0.8)),
+                    (0, 8) => (0.1, Some(0.2)),
+                    (0, _) => (0.1, None),
+                    _ => (0.0, None),
+                };
+                IndexedNode {
+                    dense: vec![along(cosine, index)],
+                    sparse: crate::store::Sparse {
+                        indices: vec![if term.is_some() { 7 } else { 8 }],
+                        values: vec![term.unwrap_or(1.0)],
+                    },
+                    node,
+                }
+            })
+            .collect();
+        store.upsert(points).await.expect("upsert");
+        root
+    }
+
+    #[tokio::test]
+    async fn the_page_best_by_both_halves_is_kept_where_the_descent_leaves_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = EdgeStore::open(dir.path(), DIMENSION).expect("store");
+        let root = evidence_split_across_pages(&store).await;
+        let query = the_deep_pages_question();
+        let best_page = crate::tree::page_node_id(2, 6);
+        let cache = NodeCache::new(1_000);
+        for scoring in SectionScoring::ALL {
+            let mut run = SearchState::new(&store, &cache, &query, FUSION, None)
+                .with_section_scoring(scoring);
+            let chosen = run
+                .execute(&Strategy::Beam { width: 1 }, &[root], &[2])
+                .await
+                .expect("search");
+            let kept = run.trace.last().expect("a trace");
+            if scoring == SectionScoring::BestPage {
+                // The first section, lifted to page 1's dense and page 2's BM25 similarity,
+                // outranks the second, so the descent never reaches page 6.
+                let descent = &run.trace[run.trace.len() - 2];
+                assert!(!descent.beam.contains(&best_page), "{:?}", descent.beam);
+                assert_eq!(kept.label, "best page kept");
+                assert!(chosen.iter().any(|node| node.id == best_page));
+            } else {
+                // Sections scored by their own text read no page evidence.
+                assert_ne!(kept.label, "best page kept", "{scoring}");
+            }
         }
     }
 
