@@ -687,19 +687,23 @@ mod tests {
         vector
     }
 
+    /// `count` pages that say nothing of their own.
+    fn plain_pages(count: usize) -> Vec<crate::describe::Description> {
+        (0..count)
+            .map(|_| crate::describe::Description {
+                description: "a page".into(),
+                keywords: Vec::new(),
+            })
+            .collect()
+    }
+
     /// A 32-page document, 4 pages to a section, two sections of sections under the
     /// root. The first half's summaries resemble the query (cosine .6 and .5) and its
     /// pages do not (.1); the second half's summaries are generic (0), and one of its
     /// pages, 29, answers the query (.95) and is the only one sharing its term. Returns
     /// the root's id.
     async fn evidence_below_a_generic_summary(store: &EdgeStore) -> u64 {
-        let pages = (0..32)
-            .map(|_| crate::describe::Description {
-                description: "a page".into(),
-                keywords: Vec::new(),
-            })
-            .collect();
-        let mut nodes = crate::tree::leaves(1, "deep.pdf", pages);
+        let mut nodes = crate::tree::leaves(1, "deep.pdf", plain_pages(32));
         for group in 0..8 {
             let children: Vec<usize> = (group * 4..group * 4 + 4).collect();
             crate::tree::add_parent(&mut nodes, &children, format!("section {group}"));
@@ -783,13 +787,7 @@ mod tests {
     /// by both (.85, and the term at .8), the best page of all by the two together. Page 8
     /// has the term faintly (.2). Returns the root's id.
     async fn evidence_split_across_pages(store: &EdgeStore) -> u64 {
-        let pages = (0..8)
-            .map(|_| crate::describe::Description {
-                description: "a page".into(),
-                keywords: Vec::new(),
-            })
-            .collect();
-        let mut nodes = crate::tree::leaves(2, "split.pdf", pages);
+        let mut nodes = crate::tree::leaves(2, "split.pdf", plain_pages(8));
         crate::tree::add_parent(&mut nodes, &[0, 1, 2, 3], "first section".into());
         crate::tree::add_parent(&mut nodes, &[4, 5, 6, 7], "second section".into());
         crate::tree::add_parent(&mut nodes, &[8, 9], "the document".into());
