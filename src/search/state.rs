@@ -419,42 +419,42 @@ impl<'a> SearchState<'a> {
     /// The page of `in_documents` with the best evidence: the best fused score, on the
     /// question's scale, of the pages the evidence lists hold (a page missing from one
     /// list gains nothing from that half). None before any evidence is read.
-    pub(super) fn best_evidence_page(&self, in_documents: &HashSet<i64>) -> Option<(i64, u32)> {
+    pub(super) fn best_evidence_page(&self, in_documents: &HashSet<i64>) -> Option<u64> {
         let scale = self.evidence_scale()?;
-        let mut halves: HashMap<(i64, u32), (Option<f32>, Option<f32>)> = HashMap::new();
-        for (&doc, evidence) in &self.page_evidence {
+        let mut halves: HashMap<u64, (Option<f32>, Option<f32>)> = HashMap::new();
+        for (&doc, evidence) in self
+            .page_evidence
+            .iter()
+            .filter(|(doc, _)| in_documents.contains(doc))
+        {
             for &(page, similarity) in &evidence.dense {
-                halves.entry((doc, page)).or_default().0 = Some(similarity);
+                let id = crate::tree::page_node_id(doc, page);
+                halves.entry(id).or_default().0 = Some(similarity);
             }
             for &(page, similarity) in &evidence.sparse {
-                halves.entry((doc, page)).or_default().1 = Some(similarity);
+                let id = crate::tree::page_node_id(doc, page);
+                halves.entry(id).or_default().1 = Some(similarity);
             }
         }
-        let fused = |(dense, sparse): (Option<f32>, Option<f32>)| {
-            dense.map_or(0.0, |d| {
-                self.fusion.dense_weight.max(0.0) * fusion::unit(d, Some(scale.dense))
-            }) + sparse.map_or(0.0, |s| {
-                self.fusion.sparse_weight.max(0.0) * fusion::unit(s, scale.sparse)
-            })
-        };
-        halves
+        // A page missing from the dense list sits at the scale's floor: it adds nothing.
+        let pages: Vec<RawScores> = halves
             .into_iter()
-            .filter(|((doc, _), _)| in_documents.contains(doc))
-            .map(|(page, scores)| (page, fused(scores)))
-            // Ties go to the earlier document and page, so a search is repeatable.
-            .max_by(|(a, x), (b, y)| x.total_cmp(y).then(b.cmp(a)))
-            .map(|(page, _)| page)
+            .map(|(id, (dense, sparse))| RawScores {
+                id,
+                dense: dense.unwrap_or(scale.dense.0),
+                sparse,
+            })
+            .collect();
+        fusion::fuse_min_max_on_scale(&pages, scale, self.fusion)
+            .first()
+            .map(|page| page.id)
     }
 
-    /// The documents `chosen` (their payloads loaded) belong to.
-    pub(super) fn documents_of(&self, chosen: &[ScoredNode]) -> HashSet<i64> {
-        chosen.iter().map(|node| doc_id_of(node.id)).collect()
-    }
-
-    /// Whether one of `chosen` (their payloads loaded) holds `page` of `doc`.
-    pub(super) fn covers(&self, chosen: &[ScoredNode], doc: i64, page: u32) -> bool {
+    /// Whether one of `chosen` (their payloads loaded) is the page `page_id` or holds it.
+    pub(super) fn covers(&self, chosen: &[ScoredNode], page_id: u64) -> bool {
+        let (doc, page) = (doc_id_of(page_id), crate::tree::page_of_leaf(page_id));
         chosen.iter().any(|node| {
-            node.id == crate::tree::page_node_id(doc, page)
+            node.id == page_id
                 || self.nodes.get(&node.id).is_some_and(|node| {
                     node.doc_id == doc && (node.page_start..=node.page_end).contains(&page)
                 })

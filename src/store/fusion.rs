@@ -125,7 +125,7 @@ fn normalised(list: Vec<(u64, f32)>, bounds: Bounds, weight: f32) -> Vec<(u64, f
 
 /// `score` mapped to `(score - low) / (high - low)`; 0.5 when the bounds coincide or
 /// there are none.
-pub(crate) fn unit(score: f32, bounds: Option<(f32, f32)>) -> f32 {
+fn unit(score: f32, bounds: Option<(f32, f32)>) -> f32 {
     match bounds {
         Some((low, high)) if high > low => (score - low) / (high - low),
         _ => 0.5,

@@ -13,7 +13,10 @@ use super::knee::CutRule;
 use super::state::SearchState;
 use super::walk::Stop;
 use super::{SectionScoring, Strategy};
+use std::collections::HashSet;
+
 use crate::store::{ScoredNode, StoreError};
+use crate::tree::doc_id_of;
 
 pub use beam::BeamCut;
 
@@ -93,7 +96,9 @@ impl TreeStrategy {
             self,
             TreeStrategy::Flat { .. } | TreeStrategy::CollapsedTree { .. }
         );
-        if ranks_sections && search.section_scoring() == SectionScoring::BestPage {
+        let reads_page_evidence =
+            ranks_sections && search.section_scoring() == SectionScoring::BestPage;
+        if reads_page_evidence {
             search.gather_page_evidence(documents, roots).await?;
         }
         let mut chosen = match self {
@@ -105,7 +110,7 @@ impl TreeStrategy {
             }
         }?;
         search.load(&chosen).await?;
-        if ranks_sections && search.section_scoring() == SectionScoring::BestPage {
+        if reads_page_evidence {
             keep_the_best_page(search, &mut chosen).await?;
         }
         Ok(chosen)
@@ -126,18 +131,18 @@ async fn keep_the_best_page(
     search: &mut SearchState<'_>,
     chosen: &mut Vec<ScoredNode>,
 ) -> Result<(), StoreError> {
-    let documents = search.documents_of(chosen);
-    let Some((doc, page)) = search.best_evidence_page(&documents) else {
+    let documents: HashSet<i64> = chosen.iter().map(|node| doc_id_of(node.id)).collect();
+    let Some(page_id) = search.best_evidence_page(&documents) else {
         return Ok(());
     };
-    if search.covers(chosen, doc, page) {
+    if search.covers(chosen, page_id) {
         return Ok(());
     }
     // Scores of different steps are on different scales: the page ranks last among the
     // chosen, and a token budget orders them all by their evidence anyway.
     let lowest = chosen.iter().map(|node| node.score).reduce(f32::min);
     let best_page = ScoredNode {
-        id: crate::tree::page_node_id(doc, page),
+        id: page_id,
         score: lowest.unwrap_or(0.0),
     };
     let added = std::slice::from_ref(&best_page);
