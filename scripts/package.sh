@@ -44,17 +44,8 @@ mkdir -p "$e5"
 cp "$assets/models/multilingual-e5-small/e5-small-q4.bin" "$e5/"
 # The machine that installs the package may lack AVX2: a portable build, and the AVX2
 # one the engine picks where the processor has it (src/assets.rs).
-# -ffast-math on the compile step only, as scripts/setup.sh explains.
-cc="${CC:-gcc}"
-build_engine() {
-  local out="$1"
-  shift
-  "$cc" -c -O3 "$@" -ffast-math -fopenmp -fPIC "$e5_source" -o "$out.o"
-  "$cc" -shared -fopenmp "$out.o" -lm -o "$out"
-  rm -f "$out.o"
-}
-build_engine "$e5/libe5.so"
-build_engine "$e5/libe5-avx2.so" -mavx2 -mfma -mf16c
+bash scripts/build-e5-engine.sh "$e5_source" "$e5/libe5.so"
+bash scripts/build-e5-engine.sh "$e5_source" "$e5/libe5-avx2.so" -mavx2 -mfma -mf16c
 
 config="$CARGO_TARGET_DIR/package-config.json"
 cat >"$config" <<JSON
