@@ -277,7 +277,7 @@ impl DenseEmbedder {
 
     /// A question's vector. With e5 and MiniLM together, MiniLM's half counts for an
     /// English question only (see [`pair::question`]); the two models run at once.
-    pub(crate) fn embed_question(
+    pub fn embed_question(
         &self,
         question: &str,
         language: QuestionLanguage,
