@@ -139,6 +139,23 @@ e2eTest('a corrupt PDF dropped on the window shows its error and the library kee
   await shot('03-library-corrupt-pdf.png');
 });
 
+e2eTest('Settings after the first ingest shows the model the library chose, and Save unchanged re-embeds nothing', async () => {
+  await go('settings');
+  const libraryModel = await browser.$('[data-testid="library-model"]');
+  // The first document was in English, so the library took e5 and MiniLM together.
+  await browser.waitUntil(async () => /multilingual-e5-small \+ all-MiniLM-L6-v2/.test(await libraryModel.getText()), {
+    timeout: 10_000,
+    timeoutMsg: 'Settings does not show the model the first ingest chose',
+  });
+  assert.equal(await (await browser.$('[data-testid="dense-model"]')).getValue(), 'e5-small+minilm');
+  await saveSettings();
+  const confirmOpen = await browser.execute(() => document.querySelector('dialog.confirm') !== null);
+  assert.equal(confirmOpen, false, 'saving unchanged settings asked to re-embed');
+  assert.doesNotMatch(await (await browser.$('p.save-result')).getText(), /Re-embedding/);
+  assert.match(await libraryModel.getText(), /multilingual-e5-small \+ all-MiniLM-L6-v2/);
+  await go('library');
+});
+
 e2eTest('the tree of a filing opens with its sections and page thumbnails', async () => {
   const filingRow = await browser.$(`//li[contains(@class,"doc")][.//h3[text()="${FILING_NAME}"]]`);
   await (await filingRow.$('button=Show tree')).click();

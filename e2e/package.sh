@@ -13,11 +13,12 @@ cache="${PAGETREE_CACHE:-$HOME/.cache/pagetree}"
 target="${CARGO_TARGET_DIR:-$repo/target}"
 driver="$cache/tools/bin/tauri-driver"
 filing="$repo/../shared/bench/financebench-dev/pdfs/FOOTLOCKER_2022_8K_dated-2022-05-20.pdf"
+scan="$repo/tests/fixtures/scanned-english.pdf"
 shots="$target/e2e-screenshots"
 
 deb="${1:-$(ls -t "$target"/{release,debug}/bundle/deb/*.deb 2>/dev/null | head -n1 || true)}"
 [ -n "$deb" ] && [ -f "$deb" ] || { echo "package-test: no .deb; run scripts/package.sh" >&2; exit 1; }
-for need in "$driver" "$filing" /usr/bin/WebKitWebDriver; do
+for need in "$driver" "$filing" "$scan" /usr/bin/WebKitWebDriver; do
   [ -e "$need" ] || { echo "package-test: $need is missing (run scripts/setup-desktop.sh)" >&2; exit 1; }
 done
 name="$(dpkg-deb -f "$deb" Package)"
@@ -36,6 +37,17 @@ cleanup() {
 trap cleanup EXIT
 
 echo "package-test: installing $(basename "$deb")"
+# dpkg installs nothing the package depends on (Tesseract for scanned pages); apt does.
+missing=()
+while read -r dep; do
+  [ -z "$dep" ] || dpkg-query -W -f='${Status}' "$dep" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$dep")
+done < <(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/[ (].*//; s/^ *//')
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "package-test: installing what the package depends on: ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+    >"$work/apt.log" 2>&1 || { cat "$work/apt.log" >&2; exit 1; }
+fi
 $sudo dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; exit 1; }
 [ -x "$app" ] || { echo "package-test: the package did not install $app" >&2; exit 1; }
 
@@ -57,7 +69,7 @@ mkdir -p "$shots"
 cd "$here"
 [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error
 status=0
-PAGETREE_E2E_APP="$app" PAGETREE_E2E_FILING="$filing" PAGETREE_E2E_SCREENSHOTS="$shots" \
+PAGETREE_E2E_APP="$app" PAGETREE_E2E_FILING="$filing" PAGETREE_E2E_SCAN="$scan" PAGETREE_E2E_SCREENSHOTS="$shots" \
   PAGETREE_E2E_DRIVER_PORT="$driver_port" \
   node --test --test-concurrency=1 --test-reporter=spec package.test.mjs || status=$?
 if [ "$status" -ne 0 ]; then

@@ -15,6 +15,7 @@ const env = (name) => {
 
 const APP = env('PAGETREE_E2E_APP');
 const FILING = env('PAGETREE_E2E_FILING');
+const SCAN = env('PAGETREE_E2E_SCAN');
 const SHOTS = env('PAGETREE_E2E_SCREENSHOTS');
 const DRIVER_PORT = Number(env('PAGETREE_E2E_DRIVER_PORT'));
 const FILING_NAME = 'FOOTLOCKER_2022_8K_dated-2022-05-20';
@@ -52,6 +53,29 @@ packageTest('a question is answered from the pages, with citations, and no model
   await citation.waitForExist({ timeout: 10_000, timeoutMsg: 'the answer has no citation' });
   assert.match(await citation.getText(), new RegExp(`${FILING_NAME} p\\.\\d+`));
   await shot('package-03-answer.png');
+});
+
+packageTest('a scanned PDF without a text layer is read by OCR with the Tesseract the package depends on', async () => {
+  await dropFiles([SCAN]);
+  await browser.waitUntil(async () => (await rows('ready')).length === 2, {
+    timeout: LONG,
+    interval: 500,
+    timeoutMsg: 'the scanned PDF did not become ready',
+  });
+  assert.equal((await rows('failed')).length, 0);
+  const metas = await browser.execute(() =>
+    [...document.querySelectorAll('[data-testid="doc-list"] li.doc[data-status="ready"] .doc-meta')].map(
+      (meta) => meta.textContent ?? '',
+    ),
+  );
+  const scanned = metas.find((meta) => meta.includes('scanned-english.pdf'));
+  assert.ok(scanned, `no row for the scan among ${JSON.stringify(metas)}`);
+  assert.match(scanned, /2 read by OCR/);
+  const answer = await ask('Which page says how many eggs the queen lays every day?');
+  const citation = await answer.$('[data-testid="citation"]');
+  await citation.waitForExist({ timeout: 10_000, timeoutMsg: 'the answer has no citation' });
+  assert.match(await citation.getText(), /scanned-english p\.1/);
+  await shot('package-03b-scan.png');
 });
 
 packageTest('About names the version, the package\'s assets and the log folder', async () => {

@@ -4,12 +4,13 @@
 Usage (Python 3.11):
 
     python3 -m venv /tmp/fixenv
-    /tmp/fixenv/bin/pip install reportlab pikepdf            # generation
+    /tmp/fixenv/bin/pip install reportlab pikepdf            # generation (Pillow comes with reportlab)
     /tmp/fixenv/bin/pip install pypdfium2==5.15.2            # only for --verify
     /tmp/fixenv/bin/python scripts/make-fixtures.py [--verify] [--out DIR]
 
-A TrueType font with Cyrillic glyphs is needed (DejaVu Sans; Debian package
-``fonts-dejavu-core``).  Override its location with the DEJAVU_SANS env var.
+TrueType fonts with Cyrillic glyphs are needed (DejaVu Sans, and DejaVu Serif for
+the scans; Debian package ``fonts-dejavu-core``).  Override their locations with the
+DEJAVU_SANS and DEJAVU_SERIF env vars.
 
 Output is deterministic: reportlab runs with invariant=1 (fixed dates and
 /ID), TTF subsets get deterministic names, and pikepdf is asked for a
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import sys
 from pathlib import Path
@@ -327,17 +329,186 @@ ENCRYPTED = [
     ),
 ]
 
+# Scanned pages: drawn into a 1-bit image (no text layer) for the OCR tests.  A
+# page is (distinctive term, heading, body paragraphs, phrase); the phrase is a
+# run of body words that occurs once in the file, and the tests ask about it and
+# look for its words' boxes where the script records it drew them.
+
+SCANNED_ENGLISH = [
+    (
+        "beekeeping",
+        "Beekeeping and the Honeycomb",
+        [
+            "Beekeeping is one of the oldest forms of farming. A hive holds a "
+            "single queen, a few hundred drones and tens of thousands of worker "
+            "bees. The workers build the honeycomb from wax that they produce "
+            "in glands on their bellies. Each cell of the comb is a perfect "
+            "hexagon, a shape that stores the most honey with the least wax. "
+            "In spring the queen lays up to two thousand eggs every day. "
+            "Modern beekeeping uses wooden frames that can be lifted out and "
+            "inspected without harming the colony. A calm beekeeper moves "
+            "slowly and uses gentle smoke to keep the bees quiet. Good "
+            "beekeeping also helps farmers, because bees pollinate fruit trees "
+            "and many field crops."
+        ],
+        "the queen lays up to two thousand eggs",
+    ),
+    (
+        "glacier",
+        "How a Glacier Shapes the Land",
+        [
+            "A glacier is a river of ice that moves slowly downhill under its "
+            "own weight. It forms where more snow falls in winter than melts "
+            "in summer, year after year. As the glacier flows, it scrapes the "
+            "ground beneath it and carries boulders, gravel and fine rock "
+            "flour. Over thousands of years a glacier carves deep valleys with "
+            "steep walls and flat floors. When the ice finally melts, it leaves "
+            "long ridges of rubble called moraines. Many lakes in northern "
+            "countries fill hollows that were dug by ice. Scientists measure "
+            "how fast each glacier retreats to follow the warming of the "
+            "climate."
+        ],
+        "a glacier carves deep valleys with steep walls",
+    ),
+]
+
+SCANNED_RUSSIAN = [
+    (
+        "Эрмитаж",
+        "Государственный Эрмитаж",
+        [
+            "Эрмитаж — один из крупнейших художественных музеев мира. Он "
+            "находится в Санкт-Петербурге, на берегу Невы. Главное здание "
+            "музея — Зимний дворец, бывшая резиденция российских императоров. "
+            "Коллекция насчитывает более трёх миллионов предметов искусства "
+            "и памятников культуры. Эрмитаж основала Екатерина Вторая, купив "
+            "картины у берлинского торговца. Сегодня в залах Эрмитажа можно "
+            "увидеть работы Леонардо да Винчи, Рембрандта и Матисса. Чтобы "
+            "обойти все залы, понадобится несколько дней. Каждый год Эрмитаж "
+            "посещают миллионы гостей со всего света."
+        ],
+        "коллекция насчитывает более трёх миллионов предметов",
+    ),
+    (
+        "самовар",
+        "Русский самовар",
+        [
+            "Самовар — символ русского чаепития и домашнего уюта. Внутри "
+            "медного сосуда проходит труба, в которой горят угли или "
+            "древесные шишки. Раньше самовар кипятил воду для чая целой "
+            "семье. Крепкую заварку держали в маленьком чайнике, который "
+            "ставили сверху. Самые известные мастера работали в городе Туле. "
+            "За столом с самоваром собирались родные и соседи, вели долгие "
+            "беседы. Сегодня электрический самовар можно встретить во многих "
+            "домах и ресторанах."
+        ],
+        "самовар кипятил воду для чая целой семье",
+    ),
+]
+
+SCANNED_SPANISH = [
+    (
+        "Alhambra",
+        "La Alhambra de Granada",
+        [
+            "La Alhambra es un conjunto de palacios y fortalezas construido "
+            "sobre una colina de Granada. Fue la residencia de los reyes "
+            "nazaríes durante más de dos siglos. Sus muros rojizos dieron "
+            "nombre al monumento, que en árabe significa la roja. En el "
+            "interior de la Alhambra hay patios con fuentes, arcos finos y "
+            "techos decorados con madera tallada. Muy cerca se encuentran los "
+            "jardines del Generalife, llenos de rosas y acequias. Cada año la "
+            "Alhambra recibe a millones de visitantes de todo el mundo."
+        ],
+        "los jardines del Generalife llenos de rosas",
+    ),
+    (
+        "tortilla",
+        "La tortilla de patatas",
+        [
+            "La tortilla de patatas es un plato sencillo y muy popular en "
+            "España. Se prepara con patatas, huevos, aceite de oliva y sal; "
+            "algunas personas añaden cebolla. Primero las patatas se fríen "
+            "despacio hasta que quedan tiernas. Después se mezclan con los "
+            "huevos batidos y se cuajan en una sartén. Darle la vuelta a la "
+            "tortilla con un plato exige práctica y un poco de valor. Se sirve "
+            "caliente o fría, y una buena tortilla sirve como tapa o como cena "
+            "ligera."
+        ],
+        "darle la vuelta a la tortilla con un plato",
+    ),
+]
+
+# mixed.pdf: text-layer pages around a scanned one whose text layer holds only a
+# stray page number (what a scanner's software often leaves).
+MIXED_TEXT = [
+    (
+        "windmill",
+        "Windmills of the Low Countries",
+        [
+            "For centuries the windmill was the engine of the Netherlands. A "
+            "windmill turned its great sails to face the wind and drove "
+            "millstones or pumps. Rows of windmill pumps lifted water out of "
+            "the low fields and into canals, creating dry land called polders. "
+            "Millers could set the sails in coded positions to send messages "
+            "to their neighbours."
+        ],
+    ),
+    (
+        "sundial",
+        "Telling Time with a Sundial",
+        [
+            "A sundial tells the time from the shadow of a slanted rod called "
+            "the gnomon. As the sun crosses the sky, the shadow moves around "
+            "the dial and points to the hour. A sundial must be aligned with "
+            "true north and built for its latitude to be accurate. Many "
+            "churches and gardens still keep a sundial on a sunny wall."
+        ],
+    ),
+]
+
+MIXED_SCANNED = (
+    "origami",
+    "The Art of Origami",
+    [
+        "Origami is the Japanese art of folding paper into figures without "
+        "cutting or gluing. A classic model begins with a single square "
+        "sheet of paper and a few basic folds. The paper crane is the most "
+        "famous origami figure and a symbol of peace and long life. "
+        "Engineers borrow origami patterns to pack solar panels and "
+        "airbags into small spaces. Patient folders can create animals, "
+        "flowers and even working boxes."
+    ],
+    "begins with a single square sheet of paper",
+)
+MIXED_STRAY_TEXT = "- 2 -"
+
+# Scans are drawn at this resolution, in a serif face as most printed matter is.
+SCAN_DPI = 300
+SERIF_CANDIDATES = [
+    os.environ.get("DEJAVU_SERIF", ""),
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
+    "/usr/share/fonts/TTF/DejaVuSerif.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSerif.ttf",
+]
+
 
 # --------------------------------------------------------------------------
 
 
-def find_font() -> str:
-    for cand in FONT_CANDIDATES:
+def first_file(candidates: list[str], missing: str) -> str:
+    """The first of `candidates` that is a file; exits with `missing` when none is."""
+    for cand in candidates:
         if cand and Path(cand).is_file():
             return cand
-    sys.exit(
+    sys.exit(missing)
+
+
+def find_font() -> str:
+    return first_file(
+        FONT_CANDIDATES,
         "DejaVuSans.ttf not found; install Debian package fonts-dejavu-core "
-        "or set DEJAVU_SANS=/path/to/DejaVuSans.ttf"
+        "or set DEJAVU_SANS=/path/to/DejaVuSans.ttf",
     )
 
 
@@ -487,6 +658,348 @@ def generate(out: Path, force: bool = False) -> None:
         pdf.save(buf, deterministic_id=True, fix_metadata_version=False)
     write(out, "zero-pages.pdf", buf.getvalue())
 
+    generate_structured(out)
+    generate_scans(out)
+
+
+# --------------------------------------------------------------------------
+# Documents with structure: an outline (bookmarks), headings only, a slide deck.
+# Their trees' sections must follow the chapters (tests/document_structure.rs).
+
+def prose(topic: str, sentences: int = 7) -> str:
+    """A paragraph about `topic` long enough that the page is prose, not a slide."""
+    base = [
+        f"This part of the manual explains the {topic} in plain words.",
+        f"Every technician should read the notes on the {topic} before starting work.",
+        "The steps are listed in the order in which they are carried out on site.",
+        "Keep the tools clean and dry, and record each step in the service log.",
+        "When in doubt, stop and ask the supervisor before going further.",
+        "Mistakes made here are expensive to correct once the unit is sealed.",
+        "The drawings at the end of the manual show each part in detail.",
+        "Check the serial number of the unit against the delivery note.",
+    ]
+    return " ".join(base[:sentences])
+
+
+# (title, depth, [page bodies]); a chapter's pages follow its title.
+OUTLINED = [
+    ("1 Getting started", 1, ["unpacking crate", "safety goggles", "site survey"]),
+    ("2 Installing the pump", 1, []),
+    ("2.1 Mounting bracket", 2, ["anchor bolts", "bracket torque"]),
+    ("2.2 Wiring the motor", 2, ["terminal block", "earth conductor"]),
+    ("3 Maintenance", 1, ["bearing grease", "impeller wear", "seal replacement"]),
+]
+
+
+def render_body_pages(c, bodies, font="Helvetica") -> None:
+    for body in bodies:
+        y = PAGE_H - MARGIN
+        for line in wrap(prose(body), font, BODY_SIZE):
+            c.setFont(font, BODY_SIZE)
+            c.drawString(MARGIN, y, line)
+            y -= LEADING
+        c.showPage()
+
+
+def render_outlined() -> bytes:
+    """Ten pages of prose with no heading on any page: the chapters are only in the outline."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4, invariant=1, pageCompression=1)
+    c.setTitle("Pump installation manual")
+    c.setAuthor("scripts/make-fixtures.py")
+    for index, (title, depth, bodies) in enumerate(OUTLINED):
+        key = f"section{index}"
+        c.bookmarkPage(key)
+        c.addOutlineEntry(title, key, level=depth - 1)
+        render_body_pages(c, bodies)
+    c.save()
+    return buf.getvalue()
+
+
+HEADED = [
+    ("1. Introduction", ["study area", "research questions"]),
+    ("2. Field observations", ["river sediment", "water temperature", "fish counts"]),
+    ("3. Conclusions", ["restoration plan", "future monitoring"]),
+]
+
+
+def render_headed() -> bytes:
+    """Seven pages, no outline: each chapter opens with a numbered heading line."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4, invariant=1, pageCompression=1)
+    c.setTitle("River survey report")
+    c.setAuthor("scripts/make-fixtures.py")
+    for heading, bodies in HEADED:
+        for number, body in enumerate(bodies):
+            y = PAGE_H - MARGIN
+            if number == 0:
+                c.setFont("Helvetica-Bold", HEAD_SIZE)
+                c.drawString(MARGIN, y, heading)
+                y -= HEAD_SIZE * 2
+            for line in wrap(prose(body), "Helvetica", BODY_SIZE):
+                c.setFont("Helvetica", BODY_SIZE)
+                c.drawString(MARGIN, y, line)
+                y -= LEADING
+            c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+# A slide: a title and a few bullets of a few words.
+SLIDES = [
+    ("Quarterly business review", ["Third quarter", "Sales team"]),
+    ("Agenda", ["Results", "Customers", "Next steps"]),
+    ("Revenue by product line", ["Pumps 41 M", "Valves 27 M", "Service 12 M"]),
+    ("Customer churn by region", ["EMEA 4.1 %", "APAC 3.2 %", "Americas 2.7 %"]),
+    ("Hiring plan", ["Six engineers", "Two in support"]),
+    ("Open risks", ["Supplier delays", "Currency"]),
+    ("Next steps", ["Board review in May"]),
+]
+
+
+def render_slides() -> bytes:
+    """A landscape deck of seven slides, a title and bullets each, no outline."""
+    buf = io.BytesIO()
+    size = (A4[1], A4[0])
+    c = canvas.Canvas(buf, pagesize=size, invariant=1, pageCompression=1)
+    c.setTitle("Quarterly business review")
+    c.setAuthor("scripts/make-fixtures.py")
+    for title, bullets in SLIDES:
+        y = size[1] - MARGIN
+        c.setFont("Helvetica-Bold", 28)
+        c.drawString(MARGIN, y, title)
+        y -= 60
+        for bullet in bullets:
+            c.setFont("Helvetica", 20)
+            c.drawString(MARGIN + 20, y, f"- {bullet}")
+            y -= 34
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def generate_structured(out: Path) -> None:
+    write(out, "with-outline.pdf", render_outlined())
+    write(out, "headings-only.pdf", render_headed())
+    write(out, "slides.pdf", render_slides())
+
+
+# -- scanned pages ----------------------------------------------------------
+
+
+def find_serif() -> str:
+    return first_file(
+        SERIF_CANDIDATES,
+        "DejaVuSerif.ttf not found; install Debian package fonts-dejavu-core "
+        "(or fonts-dejavu-extra) or set DEJAVU_SERIF=/path/to/DejaVuSerif.ttf",
+    )
+
+
+def words_of(text: str) -> list[str]:
+    """Lower-case words without the punctuation around them, as the tests compare."""
+    out = []
+    for raw in text.split():
+        word = raw.strip(".,;:!?«»—()'\"").lower()
+        if word:
+            out.append(word)
+    return out
+
+
+def draw_scan(page, serif: str):
+    """Draws a page's heading and body into a 1-bit A4 image at SCAN_DPI, the way
+    a page would come off a scanner (no text layer).  Returns the image and every
+    drawn word with its box in pixels (left, top, right, bottom)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    _term, heading, paragraphs = page[:3]
+    px = SCAN_DPI / 72.0
+    width, height = round(PAGE_W * px), round(PAGE_H * px)
+    image = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(image)
+    drawn: list[tuple[str, tuple[float, float, float, float]]] = []
+
+    def line(text: str, font, x: float, baseline: float) -> None:
+        draw.text((x, baseline), text, font=font, fill=0, anchor="ls")
+        ascent, descent = font.getmetrics()
+        cursor = x
+        for i, word in enumerate(text.split(" ")):
+            if i:
+                cursor += font.getlength(" ")
+            w = font.getlength(word)
+            drawn.append((word, (cursor, baseline - ascent, cursor + w, baseline + descent)))
+            cursor += w
+
+    head = ImageFont.truetype(serif, round(HEAD_SIZE * px))
+    body = ImageFont.truetype(serif, round(BODY_SIZE * px))
+    left, right = MARGIN * px, (PAGE_W - MARGIN) * px
+    y = MARGIN * px
+    line(heading, head, left, y)
+    y += HEAD_SIZE * 2 * px
+    for para in paragraphs:
+        current = ""
+        for word in para.split():
+            candidate = f"{current} {word}".strip()
+            if current and body.getlength(candidate) > right - left:
+                line(current, body, left, y)
+                y += LEADING * px
+                current = word
+            else:
+                current = candidate
+        if current:
+            line(current, body, left, y)
+            y += LEADING * px
+        y += LEADING / 2 * px
+    # A scanner's black-and-white mode: anti-aliased edges thresholded.
+    return image.point(lambda v: 255 if v > 140 else 0, mode="1"), drawn
+
+
+def phrase_boxes(page, drawn, name: str) -> list[list[float]]:
+    """The boxes, in PDF points (origin bottom-left), of the drawn words that make
+    up the page's phrase; the phrase must occur exactly once."""
+    wanted = words_of(page[3])
+    got = [words_of(word) for word, _ in drawn]
+    flat = [(w[0] if w else "") for w in got]
+    starts = [i for i in range(len(flat)) if flat[i:i + len(wanted)] == wanted]
+    assert len(starts) == 1, f"{name}: phrase {page[3]!r} found {len(starts)} times"
+    scale = 72.0 / SCAN_DPI
+    boxes = []
+    for _, (l, t, r, b) in drawn[starts[0]:starts[0] + len(wanted)]:
+        boxes.append([round(l * scale, 2), round(PAGE_H - b * scale, 2),
+                      round(r * scale, 2), round(PAGE_H - t * scale, 2)])
+    return boxes
+
+
+def group4(image) -> bytes:
+    """CCITT Group 4 data of a 1-bit image (the strip of a one-strip TIFF)."""
+    from PIL import Image
+
+    buf = io.BytesIO()
+    image.save(buf, "TIFF", compression="group4", tiffinfo={278: image.height})
+    data = buf.getvalue()
+    tiff = Image.open(io.BytesIO(data))
+    offsets, counts = tiff.tag_v2[273], tiff.tag_v2[279]
+    assert len(offsets) == 1, "the scan was written in more than one strip"
+    return data[offsets[0]:offsets[0] + counts[0]]
+
+
+def place_scan(pdf: pikepdf.Pdf, index: int, image, keep_text: bool) -> None:
+    """Makes page ``index`` show ``image`` over the whole page; its own content
+    (a stray text layer) stays only with ``keep_text``."""
+    stream = pikepdf.Stream(pdf, group4(image))
+    stream.Type = pikepdf.Name.XObject
+    stream.Subtype = pikepdf.Name.Image
+    stream.Width, stream.Height = image.width, image.height
+    stream.ColorSpace = pikepdf.Name.DeviceGray
+    stream.BitsPerComponent = 1
+    stream.Filter = pikepdf.Name.CCITTFaxDecode
+    # Pillow writes the scan BlackIsZero: its zero bits are the ink.
+    stream.DecodeParms = pikepdf.Dictionary(
+        K=-1, Columns=image.width, Rows=image.height, BlackIs1=True)
+    page = pdf.pages[index]
+    draw = f"q {PAGE_W:.4f} 0 0 {PAGE_H:.4f} 0 0 cm /Scan Do Q\n".encode()
+    if keep_text:
+        page.contents_add(pdf.make_stream(draw), prepend=True)
+        page.obj.Resources.XObject = pikepdf.Dictionary(Scan=stream)
+    else:
+        page.obj.Contents = pdf.make_stream(draw)
+        page.obj.Resources = pikepdf.Dictionary(
+            XObject=pikepdf.Dictionary(Scan=stream))
+
+
+def scanned_pdf(pages, serif: str, title: str, name: str):
+    """An image-only PDF of ``pages``, and what the tests know of each page."""
+    blank = render([None] * len(pages), "Helvetica", "Helvetica-Bold", title)
+    truth = []
+    with pikepdf.open(io.BytesIO(blank)) as pdf:
+        for index, page in enumerate(pages):
+            image, drawn = draw_scan(page, serif)
+            place_scan(pdf, index, image, keep_text=False)
+            truth.append(page_truth(index + 1, page, drawn, name))
+        buf = io.BytesIO()
+        pdf.save(buf, deterministic_id=True, fix_metadata_version=False)
+    return buf.getvalue(), truth
+
+
+def page_truth(number: int, page, drawn, name: str) -> dict:
+    return {
+        "page": number,
+        "term": page[0],
+        "phrase": page[3],
+        "words": [word for word, _ in drawn],
+        "phrase_boxes": phrase_boxes(page, drawn, name),
+    }
+
+
+def mixed_pdf(serif: str):
+    """Text pages around a scanned page that carries only a stray page number."""
+    pages = [MIXED_TEXT[0], (None, MIXED_STRAY_TEXT, []), MIXED_TEXT[1]]
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4, invariant=1, pageCompression=1)
+    c.setTitle("Mixed fixture")
+    c.setAuthor("scripts/make-fixtures.py")
+    c.setSubject("Test fixture")
+    c.setCreator("scripts/make-fixtures.py")
+    for page in pages:
+        if page[0] is None:
+            c.setFont("Helvetica", 9)
+            c.drawCentredString(PAGE_W / 2, MARGIN / 2, page[1])
+        else:
+            _term, heading, paragraphs = page
+            y = PAGE_H - MARGIN
+            c.setFont("Helvetica-Bold", HEAD_SIZE)
+            c.drawString(MARGIN, y, heading)
+            y -= HEAD_SIZE * 2
+            for para in paragraphs:
+                for text in wrap(para, "Helvetica", BODY_SIZE):
+                    c.setFont("Helvetica", BODY_SIZE)
+                    c.drawString(MARGIN, y, text)
+                    y -= LEADING
+        c.showPage()
+    c.save()
+    with pikepdf.open(io.BytesIO(buf.getvalue())) as pdf:
+        image, drawn = draw_scan(MIXED_SCANNED, serif)
+        place_scan(pdf, 1, image, keep_text=True)
+        out = io.BytesIO()
+        pdf.save(out, deterministic_id=True, fix_metadata_version=False)
+    return out.getvalue(), [page_truth(2, MIXED_SCANNED, drawn, "mixed.pdf")]
+
+
+SCANNED_FILES = [
+    ("scanned-english.pdf", SCANNED_ENGLISH, "Scanned English fixture"),
+    ("scanned-russian.pdf", SCANNED_RUSSIAN, "Scanned Russian fixture"),
+    ("scanned-spanish.pdf", SCANNED_SPANISH, "Scanned Spanish fixture"),
+]
+
+
+def generate_scans(out: Path) -> None:
+    serif = find_serif()
+    truth = {}
+    for name, pages, title in SCANNED_FILES:
+        check_terms(name, [page[:3] for page in pages])
+        data, truth[name] = scanned_pdf(pages, serif, title, name)
+        write(out, name, data)
+    check_terms("mixed.pdf", [MIXED_TEXT[0], MIXED_SCANNED[:3], MIXED_TEXT[1]])
+    data, truth["mixed.pdf"] = mixed_pdf(serif)
+    write(out, "mixed.pdf", data)
+    path = out / "scanned.json"
+    path.write_text(json.dumps(truth, ensure_ascii=False, indent=1) + "\n")
+    print(f"wrote {path}")
+
+
+def bench_scan(path: Path, pages: int) -> None:
+    """A longer scan for measuring OCR's speed (not a fixture): the English pages
+    of the fixtures drawn as images, over and over."""
+    serif = find_serif()
+    sources = SCANNED_ENGLISH + [page + ("",) for page in MULTIPAGE]
+    blank = render([None] * pages, "Helvetica", "Helvetica-Bold", "OCR bench scan")
+    with pikepdf.open(io.BytesIO(blank)) as pdf:
+        for index in range(pages):
+            image, _ = draw_scan(sources[index % len(sources)], serif)
+            place_scan(pdf, index, image, keep_text=False)
+        pdf.save(path, deterministic_id=True, fix_metadata_version=False)
+    print(f"wrote {path} ({pages} scanned pages, {path.stat().st_size} bytes)")
+
+
 
 # --------------------------------------------------------------------------
 
@@ -568,7 +1081,13 @@ def main() -> None:
                     help="re-encrypt encrypted.pdf even if its content is unchanged")
     ap.add_argument("--verify", action="store_true",
                     help="check the generated files with pypdfium2")
+    ap.add_argument("--bench-scan", type=Path, metavar="PDF",
+                    help="only write a scanned PDF for measuring OCR (--pages long)")
+    ap.add_argument("--pages", type=int, default=20)
     args = ap.parse_args()
+    if args.bench_scan:
+        bench_scan(args.bench_scan, args.pages)
+        return
     generate(args.out, args.force)
     if args.verify:
         verify(args.out)

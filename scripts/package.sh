@@ -56,7 +56,7 @@ cat >"$config" <<JSON
     "category": "Productivity",
     "shortDescription": "Ask questions of your PDFs and get answers that cite their pages",
     "longDescription": "PageTree indexes each PDF as a tree of pages and section summaries and finds the pages that answer a question, with citations you can click. Search runs offline; answers can use a local or remote LLM.",
-    "linux": { "deb": { "depends": ["libgomp1"] } }
+    "linux": { "deb": { "depends": ["libgomp1", "tesseract-ocr", "tesseract-ocr-eng", "tesseract-ocr-rus", "tesseract-ocr-spa"] } }
   }
 }
 JSON

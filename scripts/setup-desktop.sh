@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what the desktop app needs to build (WebKitGTK and friends, from Debian) and
-# what its end-to-end tests need (Xvfb, WebKitWebDriver, xdotool, GTK for the drag
-# source, tauri-driver from crates.io). Idempotent; run as root or with sudo.
+# Installs what the desktop app needs to build (WebKitGTK and friends, from Debian), what
+# its tests need (Xvfb, WebKitWebDriver, xdotool, GTK for the drag source, tauri-driver
+# from crates.io) and Tesseract with its English, Russian and Spanish models, which read
+# scanned pages (the engine's OCR tests and the app). Idempotent; run as root or sudo.
 #
 #   scripts/setup-desktop.sh [--build-only]   (only what building the app needs)
 set -euo pipefail
@@ -12,6 +13,7 @@ build_only=false
 packages=(libwebkit2gtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev librsvg2-dev)
 $build_only || packages+=(
   webkit2gtk-driver xvfb xdotool python3-gi gir1.2-gtk-3.0 dbus-x11 at-spi2-core
+  tesseract-ocr tesseract-ocr-eng tesseract-ocr-rus tesseract-ocr-spa
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -13,7 +13,9 @@ use sqlx::sqlite::{
 use sqlx::Row;
 
 use crate::card::DocumentCard;
+use crate::ocr::{PageRect, WordBox};
 use crate::pdf::PageText;
+use crate::redact::Redactor;
 use crate::statements::{statement_on_page, FinancialStatement};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -63,16 +65,20 @@ fn statement_column(text: &str) -> &'static str {
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum DocumentStatus {
-    /// Being written; not searchable. Found at start-up, it means a crash.
+    /// Being written; not searchable.
     Ingesting,
     Ready,
     Failed,
+    /// Left half-written by a process that is gone (a crash or a kill): removed the next
+    /// time the library is opened for writing, or when the file is added again.
+    Interrupted,
 }
 
 impl DocumentStatus {
     fn as_str(self) -> &'static str {
         match self {
-            DocumentStatus::Ingesting => "ingesting",
+            // Interrupted is what a listing makes of `ingesting`; it is never stored.
+            DocumentStatus::Ingesting | DocumentStatus::Interrupted => "ingesting",
             DocumentStatus::Ready => "ready",
             DocumentStatus::Failed => "failed",
         }
@@ -97,6 +103,10 @@ pub struct DocumentRecord {
     pub content_hash: String,
     pub page_count: Option<u32>,
     pub pages_without_text: Option<u32>,
+    /// Pages whose text OCR read.
+    pub pages_read_by_ocr: Option<u32>,
+    /// Scans left unread: OCR is off for the library or Tesseract was missing.
+    pub pages_needing_ocr: Option<u32>,
     pub node_count: Option<u32>,
     pub status: DocumentStatus,
     pub error: Option<String>,
@@ -116,11 +126,17 @@ pub struct Catalog {
     pool: SqlitePool,
     /// The last search scope read, with the `documents_version` it was read at.
     search_scope: Arc<Mutex<Option<(i64, SearchScope)>>>,
+    /// Hides the run's keys in what servers said before it is stored (warnings,
+    /// failures, failed runs).
+    redactor: Arc<Mutex<Redactor>>,
 }
 
 const DOCUMENT_COLUMNS: &str = "d.id, d.name, d.file_name, d.path, d.content_hash, d.page_count, \
     d.node_count, d.status, d.error, d.describer, d.warnings, d.card, d.language, d.added_at, d.updated_at, \
-    (SELECT COUNT(*) FROM pages p WHERE p.document_id = d.id AND p.has_text = 0) AS pages_without_text";
+    d.ingest_owner, \
+    (SELECT COUNT(*) FROM pages p WHERE p.document_id = d.id AND p.has_text = 0) AS pages_without_text, \
+    (SELECT COUNT(*) FROM pages p WHERE p.document_id = d.id AND p.ocr = 'read') AS pages_read_by_ocr, \
+    (SELECT COUNT(*) FROM pages p WHERE p.document_id = d.id AND p.ocr = 'needed') AS pages_needing_ocr";
 
 impl Catalog {
     pub async fn open(path: &Path) -> Result<Self, CatalogError> {
@@ -148,6 +164,7 @@ impl Catalog {
         let catalog = Self {
             pool,
             search_scope: Arc::default(),
+            redactor: Arc::default(),
         };
         catalog.read_statements_of_older_pages().await?;
         Ok(catalog)
@@ -155,6 +172,79 @@ impl Catalog {
 
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
+    }
+
+    /// Hides these keys (and any token-shaped word) in text stored from now on.
+    pub(crate) fn set_redactor(&self, redactor: Redactor) {
+        *self.redactor.lock().unwrap_or_else(|p| p.into_inner()) = redactor;
+    }
+
+    /// `text` as it may be stored: without a key or a token in it.
+    pub(crate) fn scrub(&self, text: &str) -> String {
+        self.redactor
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .scrub(text)
+            .into_owned()
+    }
+
+    /// Hides keys and tokens stored before they were hidden: in documents' warnings and
+    /// errors and in failed runs. Only rows that may hold one are read, so a library
+    /// opened again costs one indexed-free scan of two text columns and no write.
+    pub(crate) async fn scrub_secrets(&self) -> Result<(), CatalogError> {
+        let secrets = self
+            .redactor
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .secrets()
+            .to_vec();
+        for (table, column) in [
+            ("documents", "warnings"),
+            ("documents", "error"),
+            ("runs", "error"),
+        ] {
+            let mut condition = format!(
+                "{column} LIKE '%bearer%' OR {column} LIKE '%sk-%' OR {column} LIKE '%://%@%'"
+            );
+            for _ in &secrets {
+                condition.push_str(&format!(" OR instr({column}, ?) > 0"));
+            }
+            let sql = format!(
+                "SELECT id, {column} FROM {table} WHERE {column} IS NOT NULL AND ({condition})"
+            );
+            let mut query = sqlx::query(&sql);
+            for secret in &secrets {
+                query = query.bind(secret);
+            }
+            let rows = query.fetch_all(&self.pool).await?;
+            let mut changed = Vec::new();
+            for row in &rows {
+                let text: String = row.get(1);
+                let scrubbed = self.scrub(&text);
+                if scrubbed != text {
+                    changed.push((row.get::<i64, _>(0), scrubbed));
+                }
+            }
+            if changed.is_empty() {
+                continue;
+            }
+            let mut tx = self.pool.begin().await?;
+            for (id, scrubbed) in &changed {
+                sqlx::query(&format!("UPDATE {table} SET {column} = ? WHERE id = ?"))
+                    .bind(scrubbed)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            tracing::info!(
+                table,
+                column,
+                rows = changed.len(),
+                "hid keys stored by an earlier version"
+            );
+        }
+        Ok(())
     }
 
     pub(crate) async fn find_by_hash(
@@ -239,21 +329,32 @@ impl Catalog {
         Ok(())
     }
 
+    /// Stores a document's pages, and the words OCR read on each of `words`' pages.
     pub(crate) async fn save_pages(
         &self,
         doc_id: i64,
         pages: &[PageText],
+        words: &[(u32, Vec<WordBox>)],
     ) -> Result<(), CatalogError> {
         let mut tx = self.pool.begin().await?;
         for page in pages {
-            sqlx::query("INSERT OR REPLACE INTO pages (document_id, page_number, text, has_text, statement) VALUES (?, ?, ?, ?, ?)")
+            sqlx::query("INSERT OR REPLACE INTO pages (document_id, page_number, text, has_text, statement, ocr) VALUES (?, ?, ?, ?, ?, ?)")
                 .bind(doc_id)
                 .bind(page.number)
                 .bind(&page.text)
                 .bind(page.has_text)
                 .bind(statement_column(&page.text))
+                .bind(page.ocr.as_column())
                 .execute(&mut *tx)
                 .await?;
+        }
+        for (page, boxes) in words {
+            sqlx::query("DELETE FROM page_words WHERE document_id = ? AND page_number = ?")
+                .bind(doc_id)
+                .bind(page)
+                .execute(&mut *tx)
+                .await?;
+            insert_words(&mut tx, doc_id, *page, boxes).await?;
         }
         sqlx::query("UPDATE documents SET page_count = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?")
             .bind(pages.len() as i64)
@@ -262,6 +363,36 @@ impl Catalog {
             .await?;
         tx.commit().await?;
         Ok(())
+    }
+
+    /// The words OCR read on a page, in reading order, with their boxes in PDF points;
+    /// none for a page whose text is its own text layer.
+    pub async fn page_word_boxes(
+        &self,
+        doc_id: i64,
+        page: u32,
+    ) -> Result<Vec<WordBox>, CatalogError> {
+        let rows = sqlx::query(
+            "SELECT text, left_pt, bottom_pt, right_pt, top_pt, confidence FROM page_words \
+             WHERE document_id = ? AND page_number = ? ORDER BY word_number",
+        )
+        .bind(doc_id)
+        .bind(page)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|row| WordBox {
+                text: row.get(0),
+                rect: PageRect {
+                    left: row.get::<f64, _>(1) as f32,
+                    bottom: row.get::<f64, _>(2) as f32,
+                    right: row.get::<f64, _>(3) as f32,
+                    top: row.get::<f64, _>(4) as f32,
+                },
+                confidence: row.get::<f64, _>(5) as f32,
+            })
+            .collect())
     }
 
     /// Sets the page count of a document whose page texts are not kept (synthetic ones).
@@ -319,10 +450,29 @@ impl Catalog {
         )
         .bind(node_count as i64)
         .bind(describer)
-        .bind(warnings)
+        .bind(warnings.map(|warnings| self.scrub(warnings)))
         .bind(doc_id)
         .execute(&self.pool)
         .await?;
+        Ok(())
+    }
+
+    /// Records the node counts of documents whose trees were rebuilt, all at once.
+    pub(crate) async fn set_node_counts(
+        &self,
+        counts: &[(i64, usize)],
+    ) -> Result<(), CatalogError> {
+        let mut tx = self.pool.begin().await?;
+        for &(doc_id, count) in counts {
+            sqlx::query(
+                "UPDATE documents SET node_count = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+            )
+            .bind(count as i64)
+            .bind(doc_id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
         Ok(())
     }
 
@@ -337,7 +487,7 @@ impl Catalog {
             "UPDATE documents SET status = 'failed', error = ?, node_count = NULL, \
              updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
         )
-        .bind(error)
+        .bind(self.scrub(error))
         .bind(doc_id)
         .execute(&mut *tx)
         .await?;
@@ -576,6 +726,39 @@ impl Catalog {
     }
 }
 
+/// Writes a page's words in statements of many rows: one a word costs most of the
+/// time for a page of several hundred.
+async fn insert_words(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    doc_id: i64,
+    page: u32,
+    words: &[WordBox],
+) -> Result<(), CatalogError> {
+    // Nine parameters a row, well under SQLite's limit on parameters.
+    const ROWS: usize = 100;
+    for (chunk_index, chunk) in words.chunks(ROWS).enumerate() {
+        let rows = vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?)"; chunk.len()].join(", ");
+        let sql = format!(
+            "INSERT INTO page_words (document_id, page_number, word_number, text, left_pt, bottom_pt, right_pt, top_pt, confidence) VALUES {rows}"
+        );
+        let mut query = sqlx::query(&sql);
+        for (index, word) in chunk.iter().enumerate() {
+            query = query
+                .bind(doc_id)
+                .bind(page)
+                .bind((chunk_index * ROWS + index) as i64)
+                .bind(&word.text)
+                .bind(f64::from(word.rect.left))
+                .bind(f64::from(word.rect.bottom))
+                .bind(f64::from(word.rect.right))
+                .bind(f64::from(word.rect.top))
+                .bind(f64::from(word.confidence));
+        }
+        query.execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
 /// A card that cannot be read (written by a newer version, or damaged) is treated as
 /// missing rather than failing every listing; the next ingestion or correction writes
 /// it again.
@@ -590,6 +773,17 @@ fn parse_card(json: Option<&str>) -> Option<DocumentCard> {
     }
 }
 
+/// A document being written, as a listing shows it: interrupted once its writer is gone
+/// (the row stays `ingesting` until a writer cleans it up).
+fn listed_status(stored: DocumentStatus, owner: Option<&str>) -> DocumentStatus {
+    match stored {
+        DocumentStatus::Ingesting if !owner.is_some_and(crate::owner::is_running) => {
+            DocumentStatus::Interrupted
+        }
+        status => status,
+    }
+}
+
 fn record(row: &sqlx::sqlite::SqliteRow) -> DocumentRecord {
     let optional_u32 = |column: &str| row.get::<Option<i64>, _>(column).map(|v| v as u32);
     DocumentRecord {
@@ -600,8 +794,13 @@ fn record(row: &sqlx::sqlite::SqliteRow) -> DocumentRecord {
         content_hash: row.get("content_hash"),
         page_count: optional_u32("page_count"),
         pages_without_text: optional_u32("pages_without_text"),
+        pages_read_by_ocr: optional_u32("pages_read_by_ocr"),
+        pages_needing_ocr: optional_u32("pages_needing_ocr"),
         node_count: optional_u32("node_count"),
-        status: DocumentStatus::parse(row.get::<String, _>("status").as_str()),
+        status: listed_status(
+            DocumentStatus::parse(row.get::<String, _>("status").as_str()),
+            row.get::<Option<String>, _>("ingest_owner").as_deref(),
+        ),
         error: row.get("error"),
         describer: row.get("describer"),
         warnings: row.get("warnings"),
@@ -672,9 +871,13 @@ mod tests {
                 number,
                 text: text.to_string(),
                 has_text: true,
+                ocr: crate::ocr::PageOcr::NotNeeded,
             })
             .collect();
-        catalog.save_pages(doc.id, &pages).await.expect("pages");
+        catalog
+            .save_pages(doc.id, &pages, &[])
+            .await
+            .expect("pages");
         catalog
             .mark_ready(doc.id, 4, "extractive", None)
             .await
@@ -724,9 +927,13 @@ mod tests {
                     number,
                     text: format!("{hash} page {number}"),
                     has_text: true,
+                    ocr: crate::ocr::PageOcr::NotNeeded,
                 })
                 .collect();
-            catalog.save_pages(doc.id, &texts).await.expect("pages");
+            catalog
+                .save_pages(doc.id, &texts, &[])
+                .await
+                .expect("pages");
             ids.push(doc.id);
         }
         catalog
@@ -795,14 +1002,19 @@ mod tests {
                 number: 1,
                 text: "one".into(),
                 has_text: true,
+                ocr: crate::ocr::PageOcr::NotNeeded,
             },
             PageText {
                 number: 2,
                 text: String::new(),
                 has_text: false,
+                ocr: crate::ocr::PageOcr::NotNeeded,
             },
         ];
-        catalog.save_pages(doc.id, &pages).await.expect("pages");
+        catalog
+            .save_pages(doc.id, &pages, &[])
+            .await
+            .expect("pages");
         catalog
             .mark_ready(doc.id, 3, "extractive", None)
             .await

@@ -39,6 +39,35 @@ pub(crate) const INDEX_BYTES_PER_NODE: u64 = 16 * 1024;
 /// reports only "disk I/O error" (seen with `docs` on a full tmpfs).
 pub(crate) const OPEN_ROOM: u64 = MIB;
 
+/// A file of zeros kept in the library folder, given up when a full disk would
+/// otherwise keep a failed document from being recorded as failed: SQLite needs a
+/// little room to write even that.
+pub(crate) const RESERVE_FILE: &str = "room.reserve";
+const RESERVE_BYTES: usize = 4 * MIB as usize;
+
+/// Puts the reserve in place if it is missing and the disk has room for it (quietly
+/// not otherwise: it is a precaution, tried again at the next open).
+pub(crate) fn keep_reserve(root: &Path) {
+    let path = root.join(RESERVE_FILE);
+    if std::fs::metadata(&path).is_ok_and(|metadata| metadata.len() == RESERVE_BYTES as u64) {
+        return;
+    }
+    if ensure_room(root, RESERVE_BYTES as u64 + OPEN_ROOM, Task::OpenLibrary).is_err() {
+        return;
+    }
+    let _ = std::fs::remove_file(&path);
+    // Written, not just sized: a sparse file would hold no room at all.
+    if let Err(err) = crate::private_files::write_new(&path, &vec![0u8; RESERVE_BYTES]) {
+        tracing::debug!(%err, "no room set aside in the library folder");
+        let _ = std::fs::remove_file(&path);
+    }
+}
+
+/// Gives the reserve's room back to the disk; true when there was one to give.
+pub(crate) fn release_reserve(root: &Path) -> bool {
+    std::fs::remove_file(root.join(RESERVE_FILE)).is_ok()
+}
+
 /// What a command is about to do, for the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Task {
@@ -97,6 +126,26 @@ fn check(free: u64, needed: u64, task: Task) -> Result<(), NoRoom> {
         needed_mb: needed.div_ceil(MIB),
         task: task.describe(),
     })
+}
+
+/// Whether an error's text says the disk was full (`ENOSPC`, as Rust, the engine and
+/// SQLite word it).
+pub(crate) fn is_no_space(text: &str) -> bool {
+    let text = text.to_ascii_lowercase();
+    text.contains("no space left on device")
+        || text.contains("os error 28")
+        || text.contains("database or disk is full")
+}
+
+/// The error for `task` having found too little room on the disk holding `path`: with
+/// what is free now and the `needed` bytes it takes.
+pub(crate) fn no_room(path: &Path, needed: u64, task: Task) -> NoRoom {
+    let free = fs4::available_space(existing_ancestor(path)).unwrap_or(0);
+    NoRoom {
+        free_mb: free / MIB,
+        needed_mb: needed.div_ceil(MIB),
+        task: task.describe(),
+    }
 }
 
 /// What adding a PDF of `pdf_bytes` needs.

@@ -1,6 +1,8 @@
 //! The benchmark: analyst questions with gold pages, every strategy, the figures that
 //! matter (hit rate, page recall, context size, latency).
 
+pub mod answers;
+
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 

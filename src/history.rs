@@ -228,7 +228,7 @@ impl Catalog {
         .bind(run.latency_ms)
         .bind(run.embed_ms)
         .bind(if run.error.is_some() { "failed" } else { "ok" })
-        .bind(&run.error)
+        .bind(run.error.as_deref().map(|error| self.scrub(error)))
         .fetch_one(self.pool())
         .await?
         .get(0))

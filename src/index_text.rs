@@ -2,23 +2,89 @@
 //! page can be found by the organisation and period it belongs to without its file
 //! name; a page is embedded in its own words, a section by its summary.
 
+use std::collections::HashMap;
+
 use crate::card::DocumentCard;
 use crate::embed::windows::WindowSplitter;
 use crate::embed::{DenseTexts, EmbedError};
 use crate::tree::Node;
 
+/// How many section titles a document's root is embedded with: its table of contents,
+/// as far as the model's window has room for it.
+const ROOT_TITLES: usize = 24;
+
+/// The heading each node of a document sits under: its own title, else its nearest
+/// titled section's. A slide of a few words or a page of a chapter is then found by
+/// what its section is about. An untitled root is headed by its sections' titles, so
+/// that a document is found by what its chapters are about rather than by a summary.
+pub(crate) fn headings<'a>(nodes: impl IntoIterator<Item = &'a Node>) -> HashMap<u64, String> {
+    let nodes: Vec<&Node> = nodes.into_iter().collect();
+    let by_id: HashMap<u64, &Node> = nodes.iter().map(|node| (node.id, *node)).collect();
+    let mut headings = HashMap::new();
+    if let Some(root) = nodes
+        .iter()
+        .find(|node| node.is_root() && node.title.is_none())
+    {
+        let mut titled: Vec<&Node> = nodes
+            .iter()
+            .copied()
+            .filter(|n| n.title.is_some())
+            .collect();
+        titled.sort_by_key(|n| (n.page_start, std::cmp::Reverse(n.page_end)));
+        let mut contents: Vec<&str> = Vec::new();
+        for node in titled {
+            let title = node.title.as_deref().unwrap_or_default();
+            if contents.len() < ROOT_TITLES && !contents.contains(&title) {
+                contents.push(title);
+            }
+        }
+        if !contents.is_empty() {
+            headings.insert(root.id, contents.join("; "));
+        }
+    }
+    for node in &nodes {
+        if headings.contains_key(&node.id) {
+            continue;
+        }
+        let mut current = Some(*node);
+        // A tree is shallow; the bound only guards against a malformed one.
+        for _ in 0..64 {
+            let Some(at) = current else { break };
+            if let Some(title) = &at.title {
+                headings.insert(node.id, title.clone());
+                break;
+            }
+            current = (!at.is_root())
+                .then(|| by_id.get(&(at.parent_id as u64)).copied())
+                .flatten();
+        }
+    }
+    headings
+}
+
 /// The text of a node's dense vector: the card's short form, then the page's own text
-/// (for a page with a text layer) or the node's description. The model reads the
-/// first window of it, so the identity goes first.
+/// (for a page with a text layer) or the node's description, after its heading. The
+/// model reads the first window of it, so the identity goes first.
 pub(crate) fn dense_text(
     node: &Node,
     card: Option<&DocumentCard>,
+    heading: Option<&str>,
     page_text: Option<&str>,
 ) -> String {
     let body = page_text
         .filter(|text| !text.trim().is_empty())
         .unwrap_or(&node.description);
-    format!("{}{body}", identity_lead(card))
+    format!("{}{body}", lead(card, heading))
+}
+
+/// The card's short form and the node's heading, each on a line of its own.
+fn lead(card: Option<&DocumentCard>, heading: Option<&str>) -> String {
+    let mut lead = identity_lead(card);
+    if let Some(heading) = heading.filter(|h| !h.trim().is_empty()) {
+        lead.push_str(heading);
+        lead.push_str(".\n");
+    }
+    lead
 }
 
 /// What every dense text of a document starts with: the card's short form and a line
@@ -36,20 +102,21 @@ pub(crate) fn identity_lead(card: Option<&DocumentCard>) -> String {
 pub(crate) fn dense_texts(
     node: &Node,
     card: Option<&DocumentCard>,
+    heading: Option<&str>,
     page_text: Option<&str>,
     splitter: &WindowSplitter,
     max_windows: usize,
 ) -> Result<DenseTexts, EmbedError> {
     match page_text.filter(|text| !text.trim().is_empty()) {
         Some(text) => {
-            let lead = identity_lead(card);
+            let lead = lead(card, heading);
             Ok(DenseTexts {
                 windows: splitter.windows(&lead, text, max_windows)?,
                 whole: format!("{lead}{text}"),
             })
         }
         None => {
-            let text = dense_text(node, card, None);
+            let text = dense_text(node, card, heading, None);
             Ok(DenseTexts {
                 windows: vec![text.clone()],
                 whole: text,
@@ -64,6 +131,7 @@ pub(crate) fn dense_texts(
 pub(crate) fn sparse_text(
     node: &Node,
     card: Option<&DocumentCard>,
+    heading: Option<&str>,
     page_text: Option<&str>,
 ) -> String {
     let identity = match card.filter(|c| c.names_organization()) {
@@ -71,7 +139,8 @@ pub(crate) fn sparse_text(
         None => name_words(&node.file_name),
     };
     let mut text = format!(
-        "{identity}\n{}\n{}",
+        "{identity}\n{}\n{}\n{}",
+        heading.unwrap_or_default(),
         node.description,
         node.keywords.join(" ")
     );
@@ -113,6 +182,7 @@ mod tests {
             description: "Capital spending.".into(),
             keywords: vec!["capex".into()],
             card: None,
+            title: None,
         }
     }
 
@@ -138,14 +208,14 @@ mod tests {
     #[test]
     fn sparse_text_carries_the_card_or_else_the_file_name() {
         let node = page();
-        let text = sparse_text(&node, None, Some("Full page"));
+        let text = sparse_text(&node, None, None, Some("Full page"));
         assert!(
             text.starts_with("3M 2018 10K\n")
                 && text.contains("capex")
                 && text.ends_with("Full page")
         );
-        assert!(!sparse_text(&node, None, None).contains("Full page"));
-        let carded = sparse_text(&node, Some(&card()), None);
+        assert!(!sparse_text(&node, None, None, None).contains("Full page"));
+        let carded = sparse_text(&node, Some(&card()), None, None);
         assert!(
             carded.starts_with("3M Company · 10-K annual report"),
             "{carded}"
@@ -159,13 +229,21 @@ mod tests {
     #[test]
     fn dense_text_is_the_page_in_its_own_words_after_the_card() {
         let node = page();
-        let text = dense_text(&node, Some(&card()), Some("Purchases of PP&E were $1,577"));
+        let text = dense_text(
+            &node,
+            Some(&card()),
+            None,
+            Some("Purchases of PP&E were $1,577"),
+        );
         assert_eq!(
             text,
             "3M Company · 10-K annual report · fiscal year 2018.\nPurchases of PP&E were $1,577"
         );
-        assert_eq!(dense_text(&node, None, Some("  ")), "Capital spending.");
-        assert_eq!(dense_text(&node, None, None), "Capital spending.");
+        assert_eq!(
+            dense_text(&node, None, None, Some("  ")),
+            "Capital spending."
+        );
+        assert_eq!(dense_text(&node, None, None, None), "Capital spending.");
     }
 
     #[test]
@@ -179,8 +257,33 @@ mod tests {
         let text = dense_text(
             &page(),
             Some(&article),
+            None,
             Some("Jacksonville is the largest city"),
         );
         assert_eq!(text, "Jacksonville is the largest city");
+    }
+
+    #[test]
+    fn a_page_is_embedded_under_its_sections_heading() {
+        let mut section = page();
+        section.id = 99;
+        section.child_ids = vec![page().id];
+        section.title = Some("Capital expenditures".into());
+        let mut leaf = page();
+        leaf.parent_id = 99;
+        let headings = headings([&leaf, &section]);
+        assert_eq!(
+            headings.get(&leaf.id).map(String::as_str),
+            Some("Capital expenditures")
+        );
+        let text = dense_text(
+            &leaf,
+            None,
+            headings.get(&leaf.id).map(String::as_str),
+            Some("PP&E 1,577"),
+        );
+        assert_eq!(text, "Capital expenditures.\nPP&E 1,577");
+        let sparse = sparse_text(&leaf, None, Some("Capital expenditures"), None);
+        assert!(sparse.contains("Capital expenditures"), "{sparse}");
     }
 }

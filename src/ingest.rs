@@ -19,9 +19,10 @@ use crate::index_text;
 use crate::library::Library;
 use crate::pdf::{self, PageText, PdfError};
 use crate::store::{IndexedNode, Sparse};
-use crate::tree::{self, Node, MAX_NODES_PER_DOCUMENT};
+use crate::tree::{self, Description, Node, MAX_NODES_PER_DOCUMENT};
 
 mod batch;
+mod ocr;
 
 pub use batch::IngestBatch;
 
@@ -33,6 +34,8 @@ const UPSERT_CHUNK: usize = 256;
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Stage {
     Reading,
+    /// Pages without a text layer read by OCR.
+    Ocr,
     Describing,
     Summarising,
     Embedding,
@@ -43,6 +46,7 @@ impl Stage {
     pub fn label(self) -> &'static str {
         match self {
             Stage::Reading => "reading pages",
+            Stage::Ocr => "reading scanned pages (OCR)",
             Stage::Describing => "describing pages",
             Stage::Summarising => "summarising sections",
             Stage::Embedding => "embedding",
@@ -73,6 +77,9 @@ impl Progress for NoProgress {
 pub struct StageSeconds {
     /// Text extraction (pdfium) and saving the page texts.
     pub reading: f64,
+    /// OCR of the pages without a text layer, and how many pages it read.
+    pub ocr: f64,
+    pub ocr_pages: u32,
     pub describing: f64,
     pub summarising: f64,
     pub dense_embedding: f64,
@@ -84,6 +91,8 @@ pub struct StageSeconds {
 impl std::ops::AddAssign for StageSeconds {
     fn add_assign(&mut self, other: Self) {
         self.reading += other.reading;
+        self.ocr += other.ocr;
+        self.ocr_pages += other.ocr_pages;
         self.describing += other.describing;
         self.summarising += other.summarising;
         self.dense_embedding += other.dense_embedding;
@@ -104,6 +113,11 @@ impl StageSeconds {
             ("indexing", self.indexing),
         ]
     }
+
+    /// OCR's pages a second, when it read any.
+    pub fn ocr_pages_per_second(&self) -> Option<f64> {
+        (self.ocr_pages > 0 && self.ocr > 0.0).then(|| f64::from(self.ocr_pages) / self.ocr)
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -113,10 +127,21 @@ pub enum IngestOutcome {
         document: DocumentRecord,
         warnings: Vec<String>,
         seconds: StageSeconds,
+        /// Pages and sections described offline because the language model failed.
+        offline_fallbacks: usize,
     },
     AlreadyPresent {
         document: DocumentRecord,
     },
+}
+
+/// What writing one document came to.
+struct Written {
+    node_count: usize,
+    warnings: Vec<String>,
+    seconds: StageSeconds,
+    /// What described its pages and sections.
+    described: DescribeReport,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -159,7 +184,9 @@ impl Library {
                 {
                     return Err(Error::Ingest(IngestFailure::BeingAdded { file }));
                 }
-                DocumentStatus::Failed | DocumentStatus::Ingesting => {
+                DocumentStatus::Failed
+                | DocumentStatus::Ingesting
+                | DocumentStatus::Interrupted => {
                     self.delete(&existing.id.to_string()).await?;
                 }
             }
@@ -168,45 +195,98 @@ impl Library {
             .catalog()
             .begin_document(&hash, &file, &stored_path)
             .await?;
-        match self.write_document(&document, path, progress).await {
-            Ok((node_count, warnings, seconds)) => {
-                let joined = (!warnings.is_empty()).then(|| warnings.join("; "));
-                self.catalog()
-                    .mark_ready(
-                        document.id,
-                        node_count,
-                        self.describer()?.name(),
-                        joined.as_deref(),
-                    )
-                    .await?;
-                let document = self.catalog().resolve(&document.id.to_string()).await?;
-                Ok(IngestOutcome::Added {
-                    document,
-                    warnings,
-                    seconds,
-                })
-            }
+        let outcome = match self.write_document(&document, path, progress).await {
+            Ok(written) => self.finish_document(&document, written).await,
+            Err(err) => Err(err),
+        };
+        match outcome {
+            Ok(outcome) => Ok(outcome),
             Err(err) => {
+                let err = self.said_as_no_room(err, pdf_bytes);
                 self.abandon(&document, &err).await;
                 Err(err)
             }
         }
     }
 
-    /// Undoes a failed ingestion: its points go, its row stays with the reason.
+    /// Records a written document as ready, with its warnings (keys hidden).
+    async fn finish_document(
+        &self,
+        document: &DocumentRecord,
+        written: Written,
+    ) -> Result<IngestOutcome> {
+        let redactor = self.redactor();
+        let warnings: Vec<String> = written
+            .warnings
+            .iter()
+            .map(|warning| redactor.scrub(warning).into_owned())
+            .collect();
+        let joined = (!warnings.is_empty()).then(|| warnings.join("; "));
+        self.catalog()
+            .mark_ready(
+                document.id,
+                written.node_count,
+                written.described.describer(),
+                joined.as_deref(),
+            )
+            .await?;
+        let document = self.catalog().resolve(&document.id.to_string()).await?;
+        Ok(IngestOutcome::Added {
+            document,
+            warnings,
+            seconds: written.seconds,
+            offline_fallbacks: written.described.fallbacks,
+        })
+    }
+
+    /// A write that failed because the disk filled up, said as such with the room the
+    /// whole document needs, whichever part of PageTree ran out (the index engine,
+    /// SQLite, a file); any other failure as it is.
+    fn said_as_no_room(&self, err: Error, pdf_bytes: u64) -> Error {
+        let full = match &err {
+            Error::Disk(_) | Error::Store(crate::store::StoreError::Disk(_)) => true,
+            Error::Ingest(_) | Error::Pdf(_) => false,
+            // SQLite may say only "disk I/O error" when its log cannot grow.
+            other => {
+                crate::disk::is_no_space(&other.to_string())
+                    || crate::disk::ensure_room(
+                        self.root(),
+                        crate::disk::ONE_WRITE,
+                        crate::disk::Task::Write,
+                    )
+                    .is_err()
+            }
+        };
+        if !full {
+            return err;
+        }
+        Error::Disk(crate::disk::no_room(
+            self.root(),
+            crate::disk::for_ingest(pdf_bytes),
+            crate::disk::Task::Ingest,
+        ))
+    }
+
+    /// Undoes a failed ingestion: its points go, its row stays with the reason. On a
+    /// full disk, the room set aside for this is given up so that the reason can be
+    /// recorded rather than the document left `ingesting`.
     async fn abandon(&self, document: &DocumentRecord, err: &Error) {
         if let Ok(store) = self.store().await {
             if let Err(cleanup) = store.delete_document(document.id).await {
-                tracing::error!(error = %cleanup, "could not remove the points of a failed document");
+                tracing::warn!(error = %cleanup, "could not remove the points of a failed document; they go when it is added again or deleted");
             }
-            let _ = store.flush().await;
+            if let Err(cleanup) = store.flush().await {
+                tracing::warn!(error = %cleanup, "could not save the index after a failed document");
+            }
         }
-        if let Err(cleanup) = self
-            .catalog()
-            .mark_failed(document.id, &err.to_string())
-            .await
-        {
-            tracing::error!(error = %cleanup, "could not record a failed document");
+        let reason = err.to_string();
+        let mut recorded = self.catalog().mark_failed(document.id, &reason).await;
+        if recorded.is_err() && crate::disk::release_reserve(self.root()) {
+            recorded = self.catalog().mark_failed(document.id, &reason).await;
+            crate::disk::keep_reserve(self.root());
+        }
+        if let Err(cleanup) = recorded {
+            tracing::error!(error = %cleanup, "could not record a failed document; it shows as interrupted until the library is opened again");
         }
     }
 
@@ -215,7 +295,7 @@ impl Library {
         document: &DocumentRecord,
         path: &Path,
         progress: &dyn Progress,
-    ) -> Result<(usize, Vec<String>, StageSeconds)> {
+    ) -> Result<Written> {
         let file = document.file_name.as_str();
         let mut seconds = StageSeconds::default();
         let mut clock = Instant::now();
@@ -234,13 +314,18 @@ impl Library {
             }
         };
         progress.stage(file, Stage::Reading, 0, 1);
-        let (pages, front) = self.read_pages(path).await?;
-        self.catalog().save_pages(document.id, &pages).await?;
+        let (mut pages, front) = self.read_pages(path).await?;
+        progress.stage(file, Stage::Reading, 1, 1);
+        let scans = self.read_scans(file, path, &mut pages, progress).await?;
+        check_cancelled()?;
+        self.catalog()
+            .save_pages(document.id, &pages, &scans.words)
+            .await?;
         let language = self.settle_language(document.id, &pages).await?;
         let (card, card_warning) = self.read_card(&front).await;
         self.catalog().set_card(document.id, &card).await?;
-        progress.stage(file, Stage::Reading, 1, 1);
-        seconds.reading = lap();
+        seconds.reading = lap() - scans.seconds;
+        (seconds.ocr, seconds.ocr_pages) = (scans.seconds, scans.pages);
         check_cancelled()?;
 
         let stats = TermStats::from_pages(pages.iter().map(|p| p.text.as_str()));
@@ -257,15 +342,13 @@ impl Library {
         check_cancelled()?;
 
         progress.stage(file, Stage::Summarising, 0, 1);
-        let (nodes, tree_report) = crate::describe::build_tree(
-            document.id,
-            file,
-            descriptions,
-            self.settings().group_width,
-            &describer,
-            &stats,
-        )
-        .await;
+        let texts: Vec<&str> = pages.iter().map(|page| page.text.as_str()).collect();
+        let starts = crate::structure::section_starts(&front.sections, &texts);
+        let shape =
+            crate::structure::shape::shape(pages.len(), &starts, self.settings().group_width);
+        let (nodes, tree_report) =
+            crate::describe::build_tree(document.id, file, descriptions, shape, &describer, &stats)
+                .await;
         progress.stage(file, Stage::Summarising, 1, 1);
         seconds.summarising = lap();
         let mut nodes = nodes;
@@ -307,25 +390,41 @@ impl Library {
         }
         store.flush().await?;
         seconds.indexing = lap();
-        let mut warnings = warnings(&page_report, &tree_report, &pages);
+        let mut warnings = warnings(&page_report, &tree_report, &pages, self.model_given_up());
+        warnings.extend(scans.warnings);
         warnings.extend(card_warning);
         warnings.extend(model_language_warning(
             self.settings().dense_model,
             &language,
         ));
-        Ok((total_nodes, warnings, seconds))
+        let mut described = page_report;
+        described.add(tree_report);
+        Ok(Written {
+            node_count: total_nodes,
+            warnings,
+            seconds,
+            described,
+        })
     }
 
-    /// The document's card: by rules, then by the LLM where one is configured. A model
-    /// that fails leaves the rules' card and a warning, never a failed ingestion.
+    /// The document's card: by rules, then by the LLM where one is configured and not
+    /// given up on. A model that fails leaves the rules' card and a warning, never a
+    /// failed ingestion.
     async fn read_card(&self, front: &FrontMatter) -> (DocumentCard, Option<String>) {
         let rules = card::read_card(front);
         let Ok(Describer::Llm(describer)) = self.describer() else {
             return (rules, None);
         };
+        if self.model_health().given_up().is_some() {
+            return (rules, None);
+        }
         match card::fill_card(describer.client(), front, &rules).await {
-            Ok(card) => (card, None),
+            Ok(card) => {
+                self.model_health().note_success();
+                (card, None)
+            }
             Err(err) => {
+                self.model_health().note_failure(&err);
                 tracing::warn!(error = %err, "the language model could not read a document card");
                 let warning = format!(
                     "the language model could not read what the document is ({err}); it was read by rules"
@@ -386,6 +485,8 @@ impl Library {
                 .filter(|page| page.has_text)
                 .map(|page| page.text.as_str())
         };
+        let headings = index_text::headings(&nodes);
+        let heading_of = |node: &Node| headings.get(&node.id).map(String::as_str);
         let total = nodes.len();
         progress.stage(file, Stage::Embedding, 0, total);
         let mut indexed = Vec::with_capacity(total);
@@ -396,7 +497,14 @@ impl Library {
                 .iter()
                 .map(|node| {
                     let page_text = text_of(node).filter(|_| embed_text);
-                    index_text::dense_texts(node, card, page_text, dense.splitter(), windows)
+                    index_text::dense_texts(
+                        node,
+                        card,
+                        heading_of(node),
+                        page_text,
+                        dense.splitter(),
+                        windows,
+                    )
                 })
                 .collect::<std::result::Result<Vec<_>, _>>()?;
             let started = Instant::now();
@@ -405,9 +513,12 @@ impl Library {
             let started = Instant::now();
             for (node, dense_vector) in chunk.into_iter().zip(vectors) {
                 let page_text = text_of(&node).filter(|_| include_text);
-                let sparse_vector = Sparse::from(
-                    sparse.embed_document(&index_text::sparse_text(&node, card, page_text)),
-                );
+                let sparse_vector = Sparse::from(sparse.embed_document(&index_text::sparse_text(
+                    &node,
+                    card,
+                    heading_of(&node),
+                    page_text,
+                )));
                 indexed.push(IndexedNode {
                     node,
                     dense: dense_vector,
@@ -478,6 +589,86 @@ impl Library {
         Ok(rewritten)
     }
 
+    /// A document's nodes in a tree rebuilt from its stored pages: the pages keep their
+    /// descriptions, the sections follow the document's outline (read again from its
+    /// file where it is still there) or its headings, and are summarised again. The
+    /// vectors are left to [`Library::revectored`].
+    pub(crate) async fn retreed(
+        &self,
+        document: &DocumentRecord,
+        points: Vec<IndexedNode>,
+    ) -> Result<Vec<IndexedNode>> {
+        let mut leaves: Vec<Node> = points
+            .into_iter()
+            .map(|point| point.node)
+            .filter(Node::is_leaf)
+            .collect();
+        leaves.sort_by_key(|node| node.page_start);
+        let pages: Vec<(i64, u32)> = leaves.iter().map(|n| (document.id, n.page_start)).collect();
+        let texts = self.catalog().page_texts(&pages).await?;
+        let page_texts: Vec<String> = pages
+            .iter()
+            .map(|key| texts.get(key).cloned().unwrap_or_default())
+            .collect();
+        let outline = self.outline_of(document).await;
+        let texts: Vec<&str> = page_texts.iter().map(String::as_str).collect();
+        let starts = crate::structure::section_starts(&outline, &texts);
+        let shape =
+            crate::structure::shape::shape(leaves.len(), &starts, self.settings().group_width);
+        let stats = TermStats::from_pages(texts.iter().copied());
+        let descriptions: Vec<Description> = leaves
+            .into_iter()
+            .map(|leaf| Description {
+                description: leaf.description,
+                keywords: leaf.keywords,
+            })
+            .collect();
+        let describer = self.describer()?;
+        let (mut nodes, _) = crate::describe::build_tree(
+            document.id,
+            &document.file_name,
+            descriptions,
+            shape,
+            &describer,
+            &stats,
+        )
+        .await;
+        if let Some(root) = nodes.iter_mut().find(|n| n.is_root()) {
+            root.card = document.card.clone();
+        }
+        tree::check_invariants(&nodes, texts.len() as u32).map_err(|detail| {
+            crate::library::LibraryError::BrokenTree {
+                name: document.name.clone(),
+                detail,
+            }
+        })?;
+        Ok(nodes
+            .into_iter()
+            .map(|node| IndexedNode {
+                node,
+                dense: Vec::new(),
+                sparse: Sparse::default(),
+            })
+            .collect())
+    }
+
+    /// The outline of a document's file, when the file is still where it was added
+    /// from; none otherwise (its headings then make its sections).
+    async fn outline_of(&self, document: &DocumentRecord) -> Vec<crate::structure::SectionStart> {
+        let Ok(assets) = self.assets() else {
+            return Vec::new();
+        };
+        let pdfium = assets.pdfium_library.clone();
+        let path = std::path::PathBuf::from(&document.path);
+        tokio::task::spawn_blocking(move || {
+            crate::pdf::extract_front_matter(&pdfium, &path)
+                .map(|front| front.sections)
+                .unwrap_or_default()
+        })
+        .await
+        .unwrap_or_default()
+    }
+
     /// A document's points with BM25 vectors made again from its stored nodes, page
     /// texts and card, and with `dense_windows`, dense vectors too (pages in up to that
     /// many windows).
@@ -503,7 +694,9 @@ impl Library {
                 .flatten()
                 .map(String::as_str)
         };
+        let headings = index_text::headings(points.iter().map(|point| &point.node));
         for point in &mut points {
+            let heading = headings.get(&point.node.id).map(String::as_str);
             if point.node.is_root() {
                 point.node.card = document.card.clone();
             }
@@ -511,6 +704,7 @@ impl Library {
             point.sparse = Sparse::from(sparse.embed_document(&index_text::sparse_text(
                 &point.node,
                 card,
+                heading,
                 page_text,
             )));
         }
@@ -524,6 +718,7 @@ impl Library {
                         index_text::dense_texts(
                             &point.node,
                             card,
+                            headings.get(&point.node.id).map(String::as_str),
                             page_text,
                             embedder.splitter(),
                             windows,
@@ -553,11 +748,19 @@ async fn embed_windows(
     )
 }
 
-fn warnings(pages: &DescribeReport, tree: &DescribeReport, texts: &[PageText]) -> Vec<String> {
+/// What to tell about a document's pages: those without text, and those the model did
+/// not describe (with its last error, or why it was given up on before them).
+fn warnings(
+    pages: &DescribeReport,
+    tree: &DescribeReport,
+    texts: &[PageText],
+    given_up: Option<String>,
+) -> Vec<String> {
     let mut warnings = Vec::new();
+    // Scans are named by the OCR stage's own warnings.
     let without_text: Vec<String> = texts
         .iter()
-        .filter(|p| !p.has_text)
+        .filter(|p| !p.has_text && p.ocr == crate::ocr::PageOcr::NotNeeded)
         .map(|p| p.number.to_string())
         .collect();
     if !without_text.is_empty() {
@@ -573,6 +776,7 @@ fn warnings(pages: &DescribeReport, tree: &DescribeReport, texts: &[PageText]) -
             .last_error
             .as_ref()
             .or(tree.last_error.as_ref())
+            .or(given_up.as_ref())
             .map(|e| format!(" (last problem: {e})"))
             .unwrap_or_default();
         warnings.push(format!(
@@ -647,17 +851,20 @@ mod tests {
                 number: 1,
                 text: "a".into(),
                 has_text: true,
+                ocr: crate::ocr::PageOcr::NotNeeded,
             },
             PageText {
                 number: 2,
                 text: String::new(),
                 has_text: false,
+                ocr: crate::ocr::PageOcr::NotNeeded,
             },
         ];
         let warnings = warnings(
             &DescribeReport::default(),
             &DescribeReport::default(),
             &pages,
+            None,
         );
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].contains(": 2"), "{}", warnings[0]);

@@ -13,6 +13,8 @@ use crate::catalog::{Catalog, DocumentRecord, DocumentStatus};
 use crate::describe::{Describer, LlmDescriber, LlmSettings};
 use crate::embed::{DenseEmbedder, DenseModel, SparseEmbedder};
 use crate::error::Result;
+use crate::llm::health::ModelHealth;
+use crate::redact::Redactor;
 use crate::secret::ApiKey;
 use crate::settings::LibrarySettings;
 use crate::store::edge::EdgeStore;
@@ -39,6 +41,8 @@ pub enum LibraryError {
     NoLlm,
     #[error("the language model failed: {0}")]
     Llm(String),
+    #[error("the question is empty; say what you are looking for")]
+    EmptyQuestion,
     #[error("no answer: {0}")]
     Answer(crate::chat::AnswerError),
     #[error("the file of `{name}` is no longer at {path}; its pages cannot be shown until it is put back (search and answers still work)")]
@@ -67,6 +71,15 @@ pub enum LibraryError {
         source_location: String,
         detail: String,
     },
+}
+
+/// Refuses a question with nothing in it, before anything is embedded or recorded: it
+/// would find arbitrary pages, and history would keep it.
+pub(crate) fn ensure_question(question: &str) -> std::result::Result<(), LibraryError> {
+    if question.trim().is_empty() {
+        return Err(LibraryError::EmptyQuestion);
+    }
+    Ok(())
 }
 
 /// Opens the embedded index in `path` (blocking); `fresh` empties the folder first, and
@@ -162,6 +175,9 @@ pub struct Library {
     store: OnceCell<Arc<dyn VectorStore>>,
     node_cache: crate::search::node_cache::NodeCache,
     assets: std::sync::OnceLock<Assets>,
+    /// Whether the language model is still asked in this run (or app session): shared by
+    /// every document, so a dead server is waited for once.
+    model_health: Arc<ModelHealth>,
     _lock: LibraryLock,
 }
 
@@ -179,6 +195,7 @@ impl Library {
         // Before the catalog opens: SQLite gives a new -wal the catalog's mode.
         make_private(root);
         crate::private_files::create_file(&root.join(CATALOG_FILE)).map_err(folder_error)?;
+        crate::disk::keep_reserve(root);
         let catalog = Catalog::open(&root.join(CATALOG_FILE)).await?;
         let mut settings = LibrarySettings::load_and_record(&catalog).await?;
         let location = resolve_location(&catalog, &options.qdrant).await?;
@@ -201,8 +218,11 @@ impl Library {
             store: OnceCell::new(),
             node_cache: crate::search::node_cache::NodeCache::default(),
             assets: std::sync::OnceLock::new(),
+            model_health: Arc::default(),
             _lock: lock,
         };
+        library.catalog.set_redactor(library.redactor());
+        library.catalog.scrub_secrets().await?;
         let recovery = library.recover().await?;
         Ok((library, recovery))
     }
@@ -442,9 +462,30 @@ impl Library {
     /// The describer for this run: the LLM when one is configured, otherwise offline.
     pub fn describer(&self) -> Result<Describer> {
         match &self.options.llm {
-            Some(llm) => Ok(Describer::Llm(Box::new(LlmDescriber::new(llm.clone())?))),
+            Some(llm) => Ok(Describer::Llm(Box::new(LlmDescriber::sharing(
+                llm.clone(),
+                Arc::clone(&self.model_health),
+            )?))),
             None => Ok(Describer::Extractive),
         }
+    }
+
+    /// Why the language model is no longer asked in this run (or app session), if it
+    /// was given up on: everything from then on is described offline.
+    pub fn model_given_up(&self) -> Option<String> {
+        self.options.llm.as_ref().and(self.model_health.given_up())
+    }
+
+    /// The run's verdict on the language model server.
+    pub(crate) fn model_health(&self) -> &ModelHealth {
+        &self.model_health
+    }
+
+    /// Hides this run's keys (the model's, the Qdrant server's) and token-shaped words in
+    /// text a server sent.
+    pub fn redactor(&self) -> Redactor {
+        let llm_key = self.options.llm.as_ref().map(|llm| &llm.api_key);
+        Redactor::new(llm_key.into_iter().chain([&self.options.qdrant.api_key]))
     }
 
     pub fn llm_settings(&self) -> Option<&LlmSettings> {
@@ -477,6 +518,7 @@ impl Library {
     /// the next time the store is opened).
     pub fn set_qdrant_key(&mut self, key: ApiKey) {
         self.options.qdrant.api_key = key;
+        self.catalog.set_redactor(self.redactor());
     }
 
     /// The cluster layout of a collection made from now on (by `migrate`).
@@ -485,8 +527,12 @@ impl Library {
     }
 
     /// Switches the language model (or to none) for what this process does next.
+    /// A new model (or the same one set again, as the app does when its settings are
+    /// saved) is asked afresh, whatever the last one did.
     pub fn set_llm(&mut self, llm: Option<LlmSettings>) {
         self.options.llm = llm;
+        self.model_health = Arc::default();
+        self.catalog.set_redactor(self.redactor());
     }
 
     /// Page `page` (1-based) of a document drawn `width` pixels wide, as PNG, from the
@@ -607,12 +653,13 @@ impl Library {
 
 /// What PageTree keeps in a library folder (besides the folder itself); anything else a
 /// person put there is theirs.
-const OWNED: [&str; 8] = [
+const OWNED: [&str; 9] = [
     CATALOG_FILE,
     "catalog.sqlite-wal",
     "catalog.sqlite-shm",
     LOCK_FILE,
     INDEX_DIR,
+    crate::disk::RESERVE_FILE,
     // A rebuild's new and old index, left by one interrupted (see `rebuild`).
     "index.rebuilding",
     "index.retired",

@@ -2,6 +2,7 @@
 //! retries and a timeout on every request. Describing pages, pointing at pages
 //! (proxy-pointer) and answering questions all go through it.
 
+pub mod health;
 mod sse;
 
 use std::collections::VecDeque;
@@ -15,6 +16,7 @@ use async_openai::types::chat::{
 use async_openai::types::models::ListModelResponse;
 use serde::Serialize;
 
+use crate::redact::Redactor;
 use crate::secret::ApiKey;
 
 /// What is read of an error reply's body, for its message; the rest is never read, so a
@@ -26,13 +28,28 @@ const ERROR_MESSAGE_CHARS: usize = 500;
 /// a server that does not end its lines.
 pub(crate) const MAX_EVENT_BYTES: usize = 1024 * 1024;
 
+/// Seconds a model server may take over one answer, or stay silent within a streamed
+/// one (see [`LlmSettings::timeout`]).
+pub const DEFAULT_TIMEOUT_SECS: u64 = 60;
+
+/// How long a server may take to show it is there (see [`LlmSettings::first_byte_timeout`]).
+pub const FIRST_BYTE_TIMEOUT: Duration = Duration::from_secs(10);
+
 #[derive(Debug, Clone)]
 pub struct LlmSettings {
     /// e.g. `http://127.0.0.1:8080/v1`
     pub base_url: String,
     pub model: String,
     pub api_key: ApiKey,
+    /// How long one answer may take to begin (a model on a CPU may write a whole page
+    /// description before it sends a byte), and the longest silence within a streamed
+    /// one.
     pub timeout: Duration,
+    /// How long a server may take to show it is there: to accept the connection and,
+    /// when a request has no answer yet after this long, to answer a request it can
+    /// answer at once (its model list). A server that does not is not there, whatever
+    /// `timeout` allows. At most `timeout`.
+    pub first_byte_timeout: Duration,
     pub max_attempts: u32,
     pub concurrency: usize,
     /// Page text beyond this is cut before it is sent, to fit small context windows.
@@ -73,7 +90,8 @@ impl LlmSettings {
             base_url: base_url.into(),
             model: model.into(),
             api_key: ApiKey::default(),
-            timeout: Duration::from_secs(60),
+            timeout: Duration::from_secs(DEFAULT_TIMEOUT_SECS),
+            first_byte_timeout: FIRST_BYTE_TIMEOUT,
             max_attempts: 3,
             concurrency: 2,
             max_input_chars: 6_000,
@@ -96,6 +114,14 @@ impl LlmSettings {
 pub enum LlmFailure {
     #[error("the language model server at {url} did not answer within {seconds} s")]
     Timeout { url: String, seconds: u64 },
+    /// Not there: no answer to the request nor to the model list, or an answer that
+    /// never ends.
+    #[error("the language model server at {url} did not answer within {seconds} s ({detail})")]
+    Silent {
+        url: String,
+        seconds: u64,
+        detail: &'static str,
+    },
     #[error("the language model server at {url} cannot be reached: {detail}")]
     Unreachable { url: String, detail: String },
     #[error("the language model server answered with an error: {0}")]
@@ -124,6 +150,7 @@ impl LlmFailure {
         !matches!(
             self,
             Self::Unreachable { .. }
+                | Self::Silent { .. }
                 | Self::TooLarge { .. }
                 | Self::Deadline { .. }
                 | Self::StreamCap { .. }
@@ -141,6 +168,8 @@ pub struct LlmConfigError(pub String);
 pub struct LlmClient {
     http: reqwest::Client,
     settings: LlmSettings,
+    /// Hides the key in what the server says back (a 401 may quote it).
+    redactor: Redactor,
 }
 
 impl LlmClient {
@@ -160,10 +189,20 @@ impl LlmClient {
             // a server silent for this long has stopped. `answer_deadline` bounds the
             // whole.
             .read_timeout(settings.timeout)
-            .connect_timeout(Duration::from_secs(5))
+            .connect_timeout(
+                settings
+                    .first_byte_timeout
+                    .min(settings.timeout)
+                    .min(Duration::from_secs(5)),
+            )
             .build()
             .map_err(|err| LlmConfigError(err.to_string()))?;
-        Ok(Self { http, settings })
+        let redactor = Redactor::new([&settings.api_key]);
+        Ok(Self {
+            http,
+            settings,
+            redactor,
+        })
     }
 
     pub fn settings(&self) -> &LlmSettings {
@@ -172,6 +211,12 @@ impl LlmClient {
 
     /// The models the server offers (one request, no retries: for a connection test).
     pub async fn model_names(&self) -> Result<Vec<String>, LlmFailure> {
+        self.list_models()
+            .await
+            .map_err(|failure| self.hide(failure))
+    }
+
+    async fn list_models(&self) -> Result<Vec<String>, LlmFailure> {
         let body = self
             .within_deadline(async {
                 let response = self.send(self.http.get(self.url("/models"))).await?;
@@ -184,9 +229,23 @@ impl LlmClient {
     }
 
     /// Asks for an answer that follows `schema` and returns its text once it parses as
-    /// JSON. Timeouts, server errors and garbage are retried up to `max_attempts`, all
-    /// within `answer_deadline`; an unreachable server or an oversized answer is not.
+    /// JSON. Server errors and garbage are retried up to `max_attempts`, all within
+    /// `answer_deadline`; a server that does not answer, cannot be reached or sends an
+    /// oversized answer is not.
     pub(crate) async fn complete_json(
+        &self,
+        system: &str,
+        user: &str,
+        schema: &serde_json::Value,
+        name: &str,
+        max_tokens: u32,
+    ) -> Result<String, LlmFailure> {
+        self.complete_json_retrying(system, user, schema, name, max_tokens)
+            .await
+            .map_err(|failure| self.hide(failure))
+    }
+
+    async fn complete_json_retrying(
         &self,
         system: &str,
         user: &str,
@@ -266,7 +325,10 @@ impl LlmClient {
     ) -> Result<ChatStream<'_>, LlmFailure> {
         let mut request = request.clone();
         request.stream = Some(true);
-        let response = self.post("/chat/completions", &request).await?;
+        let response = self
+            .post("/chat/completions", &request)
+            .await
+            .map_err(|failure| self.hide(failure))?;
         Ok(ChatStream {
             client: self,
             response,
@@ -285,6 +347,25 @@ impl LlmClient {
         tokio::time::timeout(self.settings.answer_deadline, future)
             .await
             .unwrap_or_else(|_| Err(self.deadline_failure()))
+    }
+
+    /// `failure` with the key and any token-shaped word in the server's words hidden.
+    pub(crate) fn hide(&self, failure: LlmFailure) -> LlmFailure {
+        let scrub = |text: String| self.redactor.scrub(&text).into_owned();
+        match failure {
+            LlmFailure::Unreachable { url, detail } => LlmFailure::Unreachable {
+                url,
+                detail: scrub(detail),
+            },
+            LlmFailure::Server(message) => LlmFailure::Server(scrub(message)),
+            LlmFailure::Garbage(message) => LlmFailure::Garbage(scrub(message)),
+            other => other,
+        }
+    }
+
+    /// Text the server sent, with the key and token-shaped words hidden.
+    pub(crate) fn scrub(&self, text: &str) -> String {
+        self.redactor.scrub(text).into_owned()
     }
 
     pub(crate) fn deadline_failure(&self) -> LlmFailure {
@@ -317,7 +398,27 @@ impl LlmClient {
         } else {
             request.bearer_auth(key)
         };
-        let response = request.send().await.map_err(|err| self.classify(err))?;
+        // The read timeout does not cover the wait for the first byte of a server that
+        // accepted the connection and says nothing, so that wait has bounds of its own.
+        let sending = request.send();
+        tokio::pin!(sending);
+        let first_byte = self.first_byte();
+        let sent = match tokio::time::timeout(first_byte, &mut sending).await {
+            Ok(sent) => sent,
+            Err(_) => {
+                if !self.answers_at_all().await {
+                    return Err(self.silent(first_byte, "nor to a request for its model list"));
+                }
+                let rest = self.settings.timeout.saturating_sub(first_byte);
+                tokio::time::timeout(rest, sending)
+                    .await
+                    .map_err(|_| LlmFailure::Timeout {
+                        url: self.settings.shown_url(),
+                        seconds: self.settings.timeout.as_secs(),
+                    })?
+            }
+        };
+        let response = sent.map_err(|err| self.classify(err))?;
         let status = response.status();
         if status.is_success() {
             return Ok(response);
@@ -333,10 +434,16 @@ impl LlmClient {
         )))
     }
 
-    /// A whole body of at most `max_response_bytes`; a larger one is an error.
+    /// A whole body of at most `max_response_bytes`; a larger one is an error. An answer
+    /// that is not streamed is sent at once when it is ready, so one still arriving
+    /// after the first-byte timeout is a server that streams without end.
     async fn read_whole(&self, response: reqwest::Response) -> Result<Vec<u8>, LlmFailure> {
         let limit = self.settings.max_response_bytes;
-        match self.read_capped(response, limit).await? {
+        let first_byte = self.first_byte();
+        let read = tokio::time::timeout(first_byte, self.read_capped(response, limit))
+            .await
+            .map_err(|_| self.silent(first_byte, "its answer kept coming without an end"))?;
+        match read? {
             (body, false) => Ok(body),
             (_, true) => Err(self.too_large("an answer", limit)),
         }
@@ -366,6 +473,34 @@ impl LlmClient {
             url: self.settings.shown_url(),
             what,
             limit: size_in_words(limit),
+        }
+    }
+
+    fn first_byte(&self) -> Duration {
+        self.settings.first_byte_timeout.min(self.settings.timeout)
+    }
+
+    /// Whether the server answers a request it can answer at once (any status will do):
+    /// one busy writing an answer still does, one that is stuck or not a server does not.
+    async fn answers_at_all(&self) -> bool {
+        let key = self.settings.api_key.expose();
+        let probe = self.http.get(self.url("/models"));
+        let probe = if key.is_empty() {
+            probe
+        } else {
+            probe.bearer_auth(key)
+        };
+        matches!(
+            tokio::time::timeout(self.first_byte(), probe.send()).await,
+            Ok(Ok(_))
+        )
+    }
+
+    fn silent(&self, waited: Duration, detail: &'static str) -> LlmFailure {
+        LlmFailure::Silent {
+            url: self.settings.shown_url(),
+            seconds: waited.as_secs().max(1),
+            detail,
         }
     }
 
@@ -410,7 +545,7 @@ impl ChatStream<'_> {
                     self.ended = true;
                     return None;
                 }
-                return Some(parse_chunk(&event));
+                return Some(parse_chunk(&event).map_err(|failure| self.client.hide(failure)));
             }
             if self.ended {
                 return None;
@@ -444,7 +579,7 @@ impl ChatStream<'_> {
             };
             self.ended = true;
             self.events.clear();
-            return Some(Err(failure));
+            return Some(Err(self.client.hide(failure)));
         }
     }
 }

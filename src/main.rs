@@ -13,6 +13,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    pagetree::private_files::keep_new_files_private();
     let args = cli::Args::parse();
     cli::init_logging(args.verbose);
     let runtime = match tokio::runtime::Builder::new_multi_thread()

@@ -17,6 +17,12 @@ pub(crate) fn this_process() -> String {
     token(pid).unwrap_or_else(|| format!("{pid}:"))
 }
 
+/// Whether the writer `owner` names is still at work, for a listing: this process
+/// counts, since a listing is made while it ingests (the app lists as it adds).
+pub(crate) fn is_running(owner: &str) -> bool {
+    owner == this_process() || is_alive(owner)
+}
+
 /// Whether the process `owner` names may still be running. An owner that cannot be
 /// read (none recorded, written by another platform) counts as gone, as every
 /// interrupted document did before owners were recorded.
@@ -91,6 +97,10 @@ mod tests {
     #[test]
     fn this_process_and_unreadable_owners_count_as_gone() {
         assert!(!is_alive(&this_process()));
+        assert!(
+            is_running(&this_process()),
+            "but it is at work for a listing"
+        );
         for owner in ["", "x", "12:", "abc:1", ":"] {
             if owner == "12:" && pid_exists(12) {
                 continue;

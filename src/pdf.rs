@@ -7,6 +7,7 @@ use pdfium_render::prelude::{PdfDocument, Pdfium, PdfiumError, PdfiumInternalErr
 
 use crate::card::{FrontMatter, FRONT_PAGES};
 use crate::files::{self, FileError};
+use crate::ocr::PageOcr;
 use crate::text_clean::{clean_page_text, has_text_layer};
 
 /// A document longer than this is refused rather than ingested for hours; it is a
@@ -42,6 +43,8 @@ pub struct PageText {
     /// False for a page with no extractable text (a scan or a blank page): kept and
     /// flagged, never dropped, so that page numbers stay true.
     pub has_text: bool,
+    /// Whether the text is OCR's, and if a scan was left unread, why.
+    pub ocr: PageOcr,
 }
 
 static PDFIUM: OnceLock<Mutex<Pdfium>> = OnceLock::new();
@@ -137,6 +140,7 @@ fn front_matter(document: &PdfDocument<'_>, first_pages: Vec<String>) -> FrontMa
         creation_date: tag(Tag::CreationDate),
         modification_date: tag(Tag::ModificationDate),
         outline,
+        sections: crate::structure::outline::read(document),
         first_pages,
     }
 }
@@ -194,6 +198,7 @@ fn read_pages(
             number: index as u32 + 1,
             has_text: has_text_layer(&text),
             text,
+            ocr: PageOcr::NotNeeded,
         });
     }
     Ok(out)

@@ -17,6 +17,18 @@ const FOLDER_MODE: u32 = 0o700;
 #[cfg(unix)]
 const FILE_MODE: u32 = 0o600;
 
+/// Makes every file and folder this process creates from now on private to the user
+/// (umask 077): the index engine creates its files itself, by the umask, and rewrites
+/// some (`segment.json`) as new files at every save, so no chmod after it keeps them
+/// private. Called first thing by the CLI and the app, before any thread exists.
+pub fn keep_new_files_private() {
+    #[cfg(unix)]
+    // SAFETY: umask only sets this process's file-creation mask; it cannot fail.
+    unsafe {
+        libc::umask(0o077);
+    }
+}
+
 /// Creates `path` and any missing parents, each private to the user. A folder that
 /// already exists keeps its mode here (a library's own folder is tightened on open).
 pub fn create_dir_all(path: &Path) -> io::Result<()> {

@@ -47,7 +47,18 @@ impl Library {
         if !matches!(self.location(), StoreLocation::Embedded) {
             return Err(LibraryError::RebuildRemote(self.location().describe()).into());
         }
-        self.rebuild_embedded(None, progress).await
+        self.rebuild_embedded(None, false, progress).await
+    }
+
+    /// Rebuilds every ready document's tree to follow its structure (its outline, read
+    /// again from its file where that is still there, or the headings of its stored
+    /// pages), keeping the pages' descriptions, into a new index swapped in when
+    /// complete. Returns the number of points written.
+    pub async fn rebuild_trees(&mut self, progress: &dyn Progress) -> Result<usize> {
+        if !matches!(self.location(), StoreLocation::Embedded) {
+            return Err(LibraryError::RebuildRemote(self.location().describe()).into());
+        }
+        self.rebuild_embedded(None, true, progress).await
     }
 
     /// Makes `model` the library's dense model: a library without documents simply
@@ -85,7 +96,7 @@ impl Library {
         }
         let previous = self.settings().dense_model;
         self.use_dense_model(model);
-        let written = self.rebuild_embedded(Some(model), progress).await;
+        let written = self.rebuild_embedded(Some(model), false, progress).await;
         if written.is_err() {
             self.use_dense_model(previous);
             if let Err(err) = self.catalog().remove_setting(PENDING_MODEL).await {
@@ -98,6 +109,7 @@ impl Library {
     async fn rebuild_embedded(
         &mut self,
         model: Option<DenseModel>,
+        trees: bool,
         progress: &dyn Progress,
     ) -> Result<usize> {
         let live = self.index_dir();
@@ -138,9 +150,14 @@ impl Library {
             .await?;
         let windows = self.settings().page_windows;
         let mut written = 0;
+        let mut node_counts: Vec<(i64, usize)> = Vec::new();
         for (index, document) in documents.iter().enumerate() {
             progress.stage(&document.file_name, Stage::Indexing, index, documents.len());
-            let points = old.document_points(document.id).await?;
+            let mut points = old.document_points(document.id).await?;
+            if trees {
+                points = self.retreed(document, points).await?;
+                node_counts.push((document.id, points.len()));
+            }
             let points = self.revectored(document, points, Some(windows)).await?;
             written += points.len();
             new.upsert(points).await?;
@@ -154,6 +171,8 @@ impl Library {
             path: live.display().to_string(),
             detail: format!("the rebuilt index could not replace the old one: {err}"),
         })?;
+        // The roots are found by the node counts: they change with the index.
+        self.catalog().set_node_counts(&node_counts).await?;
         if model.is_some() {
             let settings = self.settings().clone();
             settings.save(self.catalog()).await?;

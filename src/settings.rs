@@ -81,6 +81,10 @@ pub struct LibrarySettings {
     /// before read as unchosen, which matters only while they are empty.
     #[serde(default)]
     pub dense_model_chosen: bool,
+    /// Read pages without a text layer (scans) by OCR, with Tesseract. Libraries saved
+    /// before read as on.
+    #[serde(default = "ocr_default")]
+    pub ocr: bool,
     /// OpenAI-compatible endpoint for descriptions and answers; none means offline.
     pub llm_base_url: Option<String>,
     pub llm_model: Option<String>,
@@ -102,6 +106,7 @@ impl Default for LibrarySettings {
             page_windows: DEFAULT_PAGE_WINDOWS,
             dense_model: DEFAULT_DENSE_MODEL,
             dense_model_chosen: false,
+            ocr: true,
             llm_base_url: None,
             llm_model: None,
             llm_answer_deadline_secs: DEFAULT_ANSWER_DEADLINE_SECS,
@@ -114,6 +119,10 @@ fn default_answer_deadline() -> u64 {
 }
 
 fn embed_page_text_default() -> bool {
+    true
+}
+
+fn ocr_default() -> bool {
     true
 }
 

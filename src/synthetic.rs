@@ -77,7 +77,7 @@ impl Generator {
         let mut nodes = leaves(doc_id, file_name, vec![blank; pages]);
         for parents in tree_shape(pages, 4) {
             for children in &parents {
-                add_parent(&mut nodes, children, String::new());
+                add_parent(&mut nodes, children, String::new(), None);
             }
         }
         nodes

@@ -41,6 +41,10 @@ pub struct Node {
     pub page_end: u32,
     pub description: String,
     pub keywords: Vec<String>,
+    /// The section's heading as the document gives it (its outline or a heading on its
+    /// first page), on sections and on pages that are a section of their own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// The document's card, on its root only: what a reader of the index (or another
     /// client of a shared Qdrant collection) needs to know which document a tree is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -76,6 +80,7 @@ pub(crate) fn lone_page(id: u64) -> Node {
         description: String::new(),
         keywords: Vec::new(),
         card: None,
+        title: None,
     }
 }
 
@@ -104,7 +109,7 @@ pub(crate) const MAX_NODES_PER_DOCUMENT: usize = 1 << LOCAL_ID_BITS;
 
 /// One step of grouping a level into the next.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Group {
+pub(crate) enum Group {
     /// A new parent over these consecutive positions of the level.
     Parent(std::ops::Range<usize>),
     /// A single leftover node moves up unchanged.
@@ -171,19 +176,26 @@ pub(crate) fn leaves(doc_id: i64, file_name: &str, pages: Vec<Description>) -> V
             description: page.description,
             keywords: page.keywords,
             card: None,
+            title: None,
         })
         .collect()
 }
 
 /// Appends the parent over `children` (indexes into `nodes`) and links them to it.
-pub(crate) fn add_parent(nodes: &mut Vec<Node>, children: &[usize], description: String) {
+pub(crate) fn add_parent(
+    nodes: &mut Vec<Node>,
+    children: &[usize],
+    description: String,
+    title: Option<String>,
+) {
     let index = nodes.len();
     let doc_id = nodes[children[0]].doc_id;
-    let parent = parent_of(
+    let mut parent = parent_of(
         node_id(doc_id, index),
         &children.iter().map(|&i| &nodes[i]).collect::<Vec<_>>(),
         description,
     );
+    parent.title = title;
     for &child in children {
         nodes[child].parent_id = parent.id as i64;
     }
@@ -211,6 +223,7 @@ fn parent_of(id: u64, children: &[&Node], description: String) -> Node {
         description,
         keywords,
         card: None,
+        title: None,
     }
 }
 
@@ -311,7 +324,7 @@ mod tests {
         let mut nodes = leaves(3, "a.pdf", vec![blank; 23]);
         for parents in tree_shape(23, 4) {
             for children in &parents {
-                add_parent(&mut nodes, children, String::new());
+                add_parent(&mut nodes, children, String::new(), None);
             }
         }
         let root = nodes.iter().find(|n| n.is_root()).expect("a root");
@@ -352,6 +365,7 @@ mod tests {
             description: String::new(),
             keywords: vec![],
             card: None,
+            title: None,
         };
         let root = Node {
             id: 9,

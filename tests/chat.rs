@@ -293,6 +293,25 @@ async fn without_a_model_the_answer_quotes_the_cited_pages() {
     );
     assert_eq!(streamed, outcome.answer.text);
     assert!(!outcome.answer.uncited);
+    // Each quote comes with its page and where it is on the page.
+    assert!(
+        (2..=3).contains(&outcome.passages.len()),
+        "{:?}",
+        outcome.passages
+    );
+    let best = &outcome.passages[0];
+    assert_eq!((best.document.as_str(), best.page), ("multipage", 5));
+    assert!(outcome.answer.text.contains(&best.quote));
+    let boxes = best.boxes.as_ref().expect("the quote's boxes");
+    assert!(!boxes.rects.is_empty());
+    assert!(boxes.rects.iter().all(|r| r.x >= 0.0
+        && r.y >= 0.0
+        && r.x + r.width <= boxes.page_width
+        && r.y + r.height <= boxes.page_height));
+    assert!(
+        outcome.numbers.is_none(),
+        "an extractive answer only quotes"
+    );
 }
 
 #[tokio::test]
@@ -490,4 +509,45 @@ async fn a_body_that_is_not_json_never_reaches_the_log() {
     let log = String::from_utf8_lossy(&captured.0.lock().expect("log")).into_owned();
     assert!(log.contains("the log is captured"), "{log}");
     assert!(!log.contains("SECRET-BODY"), "{} bytes of log", log.len());
+}
+
+#[tokio::test]
+async fn a_figure_on_none_of_the_cited_pages_is_marked_and_counted() {
+    let pieces = vec![
+        "A turbofan moves 1,600 tonnes of air a minute ".to_string(),
+        "[multipage p.5].".to_string(),
+    ];
+    let address = openai_double::start(Behaviour::Stream(pieces)).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library(dir.path(), Some(format!("http://{address}/v1"))).await;
+    let outcome = library
+        .ask(
+            "How does a turbofan produce thrust?",
+            &Strategy::Flat { k: 1 },
+            &SearchSettings::default(),
+            None,
+            AnswerSettings::default(),
+            &mut |_: &str| {},
+        )
+        .await
+        .expect("answers");
+    let numbers = outcome
+        .numbers
+        .as_ref()
+        .expect("a written answer's figures are checked");
+    assert_eq!(
+        (numbers.checked, numbers.missing.clone()),
+        (1, vec!["1,600".to_string()])
+    );
+    assert!(
+        outcome.answer.text.contains("1,600 [?] tonnes"),
+        "{}",
+        outcome.answer.text
+    );
+    assert!(outcome
+        .notes
+        .iter()
+        .any(|n| n.contains("on none of the pages cited")));
+    let run = recorded_run(&library, outcome.run_id).await;
+    assert!(run.answer.expect("answer").text.contains("1,600 [?]"));
 }

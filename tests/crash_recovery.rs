@@ -60,8 +60,8 @@ async fn killed_while_indexing_then_reopened_and_reingested() {
         let docs = cli(&library_dir, &["docs", "--json"]);
         let listed: serde_json::Value = serde_json::from_slice(&docs.stdout).expect("json");
         assert_eq!(
-            listed[0]["status"], "ingesting",
-            "the killed run left its mark"
+            listed[0]["status"], "interrupted",
+            "the killed run left its mark, and its writer is gone"
         );
     }
     let library = open_library(&library_dir).await;

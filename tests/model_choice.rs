@@ -126,3 +126,43 @@ fn ingest_says_what_the_first_document_chose_and_a_model_asked_for_wins() {
     let docs = text(&cli(chosen_by_user.path(), &["docs", "--json"]).stdout);
     assert!(docs.contains("\"minilm\""), "{docs}");
 }
+
+/// `bench --pdfs` makes the library a person would get: the first document's language
+/// chooses the model, English the pair and Russian e5 alone.
+#[test]
+fn a_library_made_by_bench_has_the_model_ingest_would_choose() {
+    for (file, model) in [
+        ("multipage.pdf", "\"e5-small+minilm\""),
+        ("cyrillic.pdf", "\"e5-small\""),
+    ] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let pdfs = dir.path().join("pdfs");
+        std::fs::create_dir_all(&pdfs).expect("pdfs dir");
+        std::os::unix::fs::symlink(fixture(file), pdfs.join(file)).expect("link");
+        let stem = file.trim_end_matches(".pdf");
+        let questions = dir.path().join("questions.jsonl");
+        std::fs::write(
+            &questions,
+            format!(
+                r#"{{"financebench_id": "q1", "doc_name": "{stem}", "question": "What is on the first page?", "answer": "", "evidence": [{{"doc_name": "{stem}", "page_index": 0}}]}}"#
+            ),
+        )
+        .expect("questions");
+        let library = dir.path().join("library");
+        let out = cli(
+            &library,
+            &[
+                "bench",
+                "--questions",
+                questions.to_str().expect("utf-8"),
+                "--pdfs",
+                pdfs.to_str().expect("utf-8"),
+                "--strategies",
+                "flat",
+            ],
+        );
+        assert!(out.status.success(), "{file}: {}", text(&out.stderr));
+        let docs = text(&cli(&library, &["docs", "--json"]).stdout);
+        assert!(docs.contains(model), "{file}: {docs}");
+    }
+}

@@ -14,6 +14,9 @@ async fn library(dir: &std::path::Path) -> Library {
     library
 }
 
+/// The trace step of the pages that filled a budget after the strategy stopped.
+const FILLED: &str = "budget filled";
+
 fn pages(result: &SearchResult) -> Vec<(String, u32)> {
     result
         .context
@@ -45,6 +48,22 @@ fn assert_well_formed(result: &SearchResult) {
             );
         }
         let candidates: Vec<u64> = step.candidates.iter().map(|c| c.id).collect();
+        if step.label == FILLED {
+            // What filled the budget joins the selection and comes after it.
+            let selected: Vec<u64> = result.selected.iter().map(|s| s.id).collect();
+            assert_eq!(index + 1, result.trace.len(), "{name}: the fill comes last");
+            assert!(
+                step.beam
+                    .iter()
+                    .all(|id| candidates.contains(id) || selected.contains(id)),
+                "{name}: the filled beam is the selection and the fill"
+            );
+            assert!(
+                candidates.iter().all(|id| !selected.contains(id)),
+                "{name}: the fill adds pages the strategy did not choose"
+            );
+            continue;
+        }
         assert!(
             step.beam.iter().all(|id| candidates.contains(id)),
             "{name} step {index}: the beam comes from the candidates"
@@ -54,7 +73,12 @@ fn assert_well_formed(result: &SearchResult) {
             "{name} step {index}: nothing eliminated stays in the beam"
         );
     }
-    let last = result.trace.last().expect("a last step");
+    let last = result
+        .trace
+        .iter()
+        .rev()
+        .find(|step| step.label != FILLED)
+        .expect("a last step of the strategy's own");
     let selected: Vec<u64> = result.selected.iter().map(|s| s.id).collect();
     assert_eq!(
         last.beam.len(),
@@ -357,4 +381,92 @@ async fn a_trace_outline_holds_every_touched_node_under_its_ancestors() {
         .await
         .expect("no error")
         .is_empty());
+}
+
+/// With a budget, the knee's context within one document holds every page flat top-k
+/// would hold there, unless the budget has no room for it: the knee's own pages come
+/// first, then the document's best other pages fill what is left. Without the fill, the
+/// knee stops early and leaves the budget unspent.
+#[tokio::test]
+async fn a_budget_the_knee_leaves_is_filled_with_the_pages_flat_would_take() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let library = library(dir.path()).await;
+    let question = "volcano magma eruption";
+    let knee = Strategy::Knee { max_roots: 20 };
+    let budget = 600;
+    // The document flat top-k finds first: the knee is told it, as a person who opened
+    // one document asks.
+    let best = library
+        .search(
+            question,
+            &Strategy::Flat { k: 1 },
+            &SearchSettings::default(),
+        )
+        .await
+        .expect("flat");
+    let document = best.context.pages.first().expect("a page").doc_id;
+    let with_budget = SearchSettings {
+        token_budget: Some(budget),
+        documents: Some(vec![document]),
+        ..SearchSettings::default()
+    };
+    let filled = library
+        .search(question, &knee, &with_budget)
+        .await
+        .expect("knee");
+    assert_well_formed(&filled);
+    let unfilled = library
+        .search(
+            question,
+            &knee,
+            &SearchSettings {
+                fill_budget: false,
+                ..with_budget.clone()
+            },
+        )
+        .await
+        .expect("knee without the fill");
+    assert!(
+        unfilled.trace.iter().all(|step| step.label != FILLED),
+        "no fill step when the fill is off"
+    );
+    let mut documents: Vec<i64> = filled.selected.iter().map(|s| s.doc_id).collect();
+    documents.sort_unstable();
+    documents.dedup();
+    let flat = library
+        .search(
+            question,
+            &Strategy::Flat { k: 10 },
+            &SearchSettings {
+                documents: Some(documents),
+                ..with_budget.clone()
+            },
+        )
+        .await
+        .expect("flat over the knee's documents");
+    let held = pages(&filled);
+    for page in &flat.context.pages {
+        if held.contains(&(page.file_name.clone(), page.page)) {
+            continue;
+        }
+        assert!(
+            filled.context.tokens + page.tokens > budget,
+            "{} p.{} ({} tokens) fits beside the knee's {} tokens but was left out; knee {:?}, flat {:?}",
+            page.file_name,
+            page.page,
+            page.tokens,
+            filled.context.tokens,
+            held,
+            pages(&flat)
+        );
+    }
+    let unfilled_pages = pages(&unfilled);
+    assert!(
+        unfilled_pages.iter().all(|page| held.contains(page)),
+        "the knee's own pages stay: {unfilled_pages:?} within {held:?}"
+    );
+    assert!(
+        filled.context.tokens >= unfilled.context.tokens,
+        "the fill spends more of the budget"
+    );
 }

@@ -74,8 +74,8 @@ pub struct AppSettings {
     // The UI may leave it out (serde default).
     #[cfg_attr(test, ts(optional = nullable))]
     pub embedding_model: String,
-    /// The library's dense model (`minilm`, `e5-small` or `e5-small+minilm`). Saving another one records
-    /// it in a library without documents and re-embeds one with documents; none keeps it.
+    /// The library's dense model (`minilm`, `e5-small` or `e5-small+minilm`), read from the
+    /// library. Read-only here: saving the settings never changes it (`change_dense_model` does).
     #[serde(default)]
     // The UI may leave it out (serde default).
     #[cfg_attr(test, ts(optional = nullable))]
@@ -90,6 +90,14 @@ pub struct AppSettings {
     #[serde(default)]
     pub qdrant_cluster: ClusterSettings,
     pub defaults: StrategyDefaults,
+    /// Read scanned pages by OCR (the library's setting); none keeps it.
+    #[serde(default)]
+    #[cfg_attr(test, ts(optional = nullable))]
+    pub ocr: Option<bool>,
+    /// Read-only: the Tesseract OCR runs, or why there is none and how to install it.
+    #[serde(default)]
+    #[cfg_attr(test, ts(optional = nullable))]
+    pub ocr_engine: Option<String>,
 }
 
 fn default_answer_deadline() -> u64 {
@@ -172,6 +180,8 @@ mod tests {
             qdrant_key_storage: String::new(),
             qdrant_cluster: ClusterSettings::default(),
             defaults: StrategyDefaults::default(),
+            ocr: None,
+            ocr_engine: None,
         }
     }
 

@@ -71,6 +71,8 @@ mod tests {
             qdrant_key_storage: String::new(),
             qdrant_cluster: ClusterSettings::default(),
             defaults: StrategyDefaults::default(),
+            ocr: None,
+            ocr_engine: None,
         }
     }
 

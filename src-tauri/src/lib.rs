@@ -111,6 +111,7 @@ pub fn run() -> tauri::Result<()> {
             commands::history::export_history,
             commands::settings::get_settings,
             commands::settings::save_settings,
+            commands::settings::change_dense_model,
             commands::settings::test_llm_connection,
             commands::settings::settings_warnings,
             commands::settings::about,

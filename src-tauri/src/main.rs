@@ -2,6 +2,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 fn main() {
+    pagetree::private_files::keep_new_files_private();
     if let Err(err) = pagetree_app::run() {
         eprintln!("PageTree could not start: {err}");
         std::process::exit(1);

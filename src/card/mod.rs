@@ -201,6 +201,8 @@ pub struct FrontMatter {
     pub modification_date: Option<String>,
     /// Top-level bookmark titles, in order.
     pub outline: Vec<String>,
+    /// Every bookmark of the outline with the page it opens, at every depth read.
+    pub sections: Vec<crate::structure::SectionStart>,
     /// The cleaned text of the first pages, in order.
     pub first_pages: Vec<String>,
 }

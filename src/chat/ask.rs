@@ -3,7 +3,11 @@
 
 use serde::Serialize;
 
-use super::citations::CheckedAnswer;
+use std::collections::HashMap;
+
+use super::citations::{CheckedAnswer, Citation};
+use super::document_name;
+use super::numbers::{check_numbers, NumberCheck};
 use super::{answer, extractive, AnswerError, AnswerSettings};
 use crate::error::Result;
 use crate::history::{AnswerRecord, NewRun, RunKind};
@@ -18,6 +22,14 @@ pub struct AskOutcome {
     pub conversation_id: i64,
     pub search: SearchResult,
     pub answer: CheckedAnswer,
+    /// The passages an extractive answer quotes, best first, each with where it is on
+    /// its page (empty for a written answer).
+    #[serde(default)]
+    pub passages: Vec<extractive::Passage>,
+    /// A written answer's figures looked for on the pages cited for them (None for an
+    /// extractive answer, which only quotes).
+    #[serde(default)]
+    pub numbers: Option<NumberCheck>,
     /// None when no model is configured (the answer is extractive).
     pub model: Option<String>,
     pub first_token_ms: Option<f64>,
@@ -37,6 +49,7 @@ impl Library {
         answer_settings: AnswerSettings,
         on_token: &mut (dyn FnMut(&str) + Send),
     ) -> Result<AskOutcome> {
+        crate::library::ensure_question(question)?;
         let catalog = self.catalog();
         let conversation_id = match conversation {
             Some(id) => id,
@@ -68,18 +81,19 @@ impl Library {
             notes.push(truncation.clone());
         }
         // Both paths end the same way: one run with its answer in history.
+        let mut passages = Vec::new();
+        let mut numbers = None;
         let (checked, model, first_token_ms, total_ms) = match self.llm_settings().cloned() {
             None => {
-                let texts = self.page_texts(&search).await?;
-                let lookup = |doc: i64, page: u32| texts.get(&(doc, page)).cloned();
-                let checked = extractive::answer(question, &search.context, &lookup);
+                let extracted = self.extractive_answer(question, &search).await?;
                 notes.push(extractive::NO_MODEL_NOTE.to_string());
-                on_token(&checked.text);
-                (checked, None, None, None)
+                on_token(&extracted.checked.text);
+                passages = extracted.passages;
+                (extracted.checked, None, None, None)
             }
             Some(llm) => {
                 let client = LlmClient::new(llm).map_err(|e| LibraryError::Settings(e.0))?;
-                let answered = match answer(
+                let mut answered = match answer(
                     &client,
                     question,
                     &search.context,
@@ -112,6 +126,17 @@ impl Library {
                     notes.push("the answer hit the token limit and may be cut short".into());
                 }
                 notes.extend(answered.stopped.clone());
+                let check = self.check_figures(&search, &mut answered.checked).await?;
+                if !check.missing.is_empty() {
+                    notes.push(format!(
+                        "{} of the answer's {} figures are on none of the pages cited for them \
+                         (marked [?]): {}",
+                        check.missing.len(),
+                        check.checked,
+                        check.missing.join(", ")
+                    ));
+                }
+                numbers = Some(check);
                 (
                     answered.checked,
                     Some(answered.model),
@@ -138,24 +163,43 @@ impl Library {
             conversation_id,
             search,
             answer: checked,
+            passages,
+            numbers,
             model,
             first_token_ms,
             total_ms: total_ms.unwrap_or(0.0),
             notes,
         })
     }
+}
 
-    async fn page_texts(
+impl Library {
+    /// Looks for every figure of a written answer on the pages cited for it, and marks
+    /// in the answer those found on none.
+    async fn check_figures(
         &self,
         search: &SearchResult,
-    ) -> Result<std::collections::HashMap<(i64, u32), String>> {
-        let pages: Vec<(i64, u32)> = search
+        answer: &mut CheckedAnswer,
+    ) -> Result<NumberCheck> {
+        let pages: HashMap<(String, u32), (i64, u32)> = search
             .context
             .pages
             .iter()
-            .map(|page| (page.doc_id, page.page))
+            .map(|p| {
+                (
+                    (document_name(&p.file_name).to_lowercase(), p.page),
+                    (p.doc_id, p.page),
+                )
+            })
             .collect();
-        Ok(self.catalog().page_texts(&pages).await?)
+        let key = |c: &Citation| pages.get(&(c.document.to_lowercase(), c.page)).copied();
+        let cited: Vec<(i64, u32)> = answer.citations.iter().filter_map(key).collect();
+        let texts = self.catalog().page_texts(&cited).await?;
+        let (marked, check) = check_numbers(&answer.text, &|c: &Citation| {
+            key(c).and_then(|k| texts.get(&k).cloned())
+        });
+        answer.text = marked;
+        Ok(check)
     }
 }
 

@@ -1,119 +1,585 @@
-//! The answer PageTree gives without a language model: the cited pages with their
-//! passages most relevant to the question.
+//! The answer PageTree gives without a language model: the two or three passages of
+//! the pages found (sentences and table rows) that best answer the question, each with
+//! its page and where it is on the page.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
-use unicode_segmentation::UnicodeSegmentation;
+use qdrant_edge::SparseVector;
+use serde::{Deserialize, Serialize};
 
 use super::citations::{check, CheckedAnswer};
-use super::document_name;
-use crate::describe::extractive::terms;
-use crate::search::Context;
+use super::layout::{PageLayout, PassageBoxes};
+use super::passages::{self, years_in, Candidate, PassageKind};
+use crate::embed::{EmbedError, SparseEmbedder};
 
 pub(crate) const NO_MODEL_NOTE: &str =
     "No language model is configured, so here are the most relevant passages of the pages found";
+/// Said when no passage of the pages found seems to answer the question.
+pub const NOTHING_ANSWERS: &str = "None of the pages found seems to answer the question";
 
-const PASSAGES: usize = 5;
-const PASSAGE_WORDS: usize = 60;
+/// Most quotes an answer gives.
+const QUOTES: usize = 3;
+/// A passage answers when it holds this share of the question's terms (weighted by
+/// how rare they are among the passages) ...
+const ANSWERING_COVERAGE: f32 = 0.34;
+/// ... or its meaning is this close to the question's (cosine).
+const ANSWERING_SIMILARITY: f32 = 0.5;
 
-/// Picks, from every page of the context, the sentence sharing most terms with the
-/// question, and lists the best few with their citations.
-pub fn answer(
-    question: &str,
-    context: &Context,
-    page_text: &dyn Fn(i64, u32) -> Option<String>,
-) -> CheckedAnswer {
-    let wanted: HashSet<String> = terms(question).collect();
-    let mut passages: Vec<(usize, String, String, u32)> = Vec::new();
-    for page in &context.pages {
-        let Some(text) = page_text(page.doc_id, page.page) else {
-            continue;
+/// A quoted passage of an answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Passage {
+    /// The document's name, as citations write it.
+    pub document: String,
+    pub doc_id: i64,
+    /// 1-based PDF page.
+    pub page: u32,
+    /// The page's printed label, where the PDF has one.
+    pub page_label: Option<String>,
+    pub quote: String,
+    /// "sentence" or "row".
+    pub kind: String,
+    pub score: f32,
+    /// Where the passage is on its page; None for a page without a text layer.
+    pub boxes: Option<PassageBoxes>,
+}
+
+/// One page's passages, ready to be scored against questions (built once, used by any
+/// number of questions).
+#[derive(Debug, Clone)]
+pub struct PageCandidates {
+    pub doc_id: i64,
+    pub document: String,
+    pub page: u32,
+    pub layout: Option<PageLayout>,
+    pub candidates: Vec<Candidate>,
+    sparse: Vec<SparseVector>,
+}
+
+impl PageCandidates {
+    /// The page's passages from its layout (or its stored text when it has none) with
+    /// their BM25 vectors.
+    pub fn build(
+        doc_id: i64,
+        document: &str,
+        page: u32,
+        layout: Option<PageLayout>,
+        text: Option<&str>,
+        sparse: &SparseEmbedder,
+    ) -> Result<Self, EmbedError> {
+        let layout = layout.filter(PageLayout::has_text);
+        let candidates = match (&layout, text) {
+            (Some(layout), _) => passages::from_layout(layout),
+            (None, Some(text)) => passages::from_text(text),
+            (None, None) => Vec::new(),
         };
-        let best = text
-            .split_sentence_bounds()
-            .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
-            .filter(|s| !s.is_empty())
-            .map(|s| {
-                let overlap = terms(&s)
-                    .collect::<HashSet<_>>()
-                    .intersection(&wanted)
-                    .count();
-                (overlap, s)
-            })
-            .max_by_key(|(overlap, s)| (*overlap, std::cmp::Reverse(s.len())));
-        if let Some((overlap, sentence)) = best.filter(|(overlap, _)| *overlap > 0) {
-            let words: Vec<&str> = sentence.split_whitespace().collect();
-            let passage = if words.len() > PASSAGE_WORDS {
-                format!("{} …", words[..PASSAGE_WORDS].join(" "))
-            } else {
-                words.join(" ")
-            };
-            passages.push((
-                overlap,
-                passage,
-                document_name(&page.file_name).to_string(),
-                page.page,
-            ));
+        let sparse_vectors = candidates
+            .iter()
+            .map(|c| sparse.embed_document(&c.match_text()))
+            .collect();
+        Ok(Self {
+            doc_id,
+            document: document.to_string(),
+            page,
+            layout,
+            candidates,
+            sparse: sparse_vectors,
+        })
+    }
+}
+
+/// What a question asks for.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Asks {
+    pub number: bool,
+    pub date: bool,
+    pub name: bool,
+    /// Years the question names (FY2018, 2018, FY22).
+    pub years: Vec<u16>,
+}
+
+const NUMBER_CUES: [&str; 38] = [
+    "how much",
+    "how many",
+    "amount",
+    "total",
+    "number of",
+    "ratio",
+    "rate",
+    "percent",
+    "%",
+    "margin",
+    "usd",
+    "$",
+    "million",
+    "billion",
+    "value",
+    "price",
+    "revenue",
+    "sales",
+    "income",
+    "expense",
+    "cost",
+    "expenditure",
+    "capex",
+    "cash",
+    "debt",
+    "liabilit",
+    "asset",
+    "payable",
+    "receivable",
+    "eps",
+    "dividend",
+    "growth",
+    "average",
+    "difference",
+    "gap",
+    "score",
+    "size",
+    "share",
+];
+
+pub(crate) fn asks(question: &str) -> Asks {
+    let lower = question.to_lowercase();
+    let starts = |word: &str| {
+        lower.starts_with(word)
+            || lower.contains(&format!(". {word}"))
+            || lower.contains(&format!("? {word}"))
+    };
+    Asks {
+        number: NUMBER_CUES.iter().any(|cue| lower.contains(cue)),
+        date: starts("when")
+            || [
+                "what date",
+                "which date",
+                "what year",
+                "which year",
+                "what day",
+            ]
+            .iter()
+            .any(|cue| lower.contains(cue)),
+        name: starts("who")
+            || [
+                "whom",
+                "whose",
+                "which company",
+                "what company",
+                "name of",
+                "which person",
+            ]
+            .iter()
+            .any(|cue| lower.contains(cue)),
+        years: years_in(question),
+    }
+}
+
+/// What analysts call a figure, and the words financial statements label it with.
+const STATEMENT_WORDS: [(&str, &str); 8] = [
+    (
+        "capital expenditure",
+        "purchases of property, plant and equipment",
+    ),
+    ("capex", "purchases of property, plant and equipment"),
+    ("ppne", "property, plant and equipment, net"),
+    ("pp&e", "property, plant and equipment"),
+    ("revenue", "net sales revenues"),
+    ("topline", "net sales revenues"),
+    ("cogs", "cost of sales"),
+    ("d&a", "depreciation and amortization"),
+];
+
+/// The question with the statement's words for the figures it names added, so that a
+/// row labelled as filings label it matches.
+fn with_statement_words(question: &str) -> String {
+    let lower = question.to_lowercase();
+    let mut text = question.to_string();
+    for (asked, labelled) in STATEMENT_WORDS {
+        if lower.contains(asked) {
+            text.push(' ');
+            text.push_str(labelled);
         }
     }
-    passages.sort_by_key(|passage| std::cmp::Reverse(passage.0));
-    passages.truncate(PASSAGES);
+    text
+}
+
+const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// How well a passage carries the kind of thing asked, 0–1.
+fn carries(asks: &Asks, candidate: &Candidate) -> f32 {
+    let text = candidate.match_text();
+    let mut wanted = 0;
+    let mut found = 0;
+    let mut found_share = 0.0;
+    if asks.number {
+        wanted += 1;
+        let has_number = text.split_whitespace().any(|w| {
+            passages::is_value(w.trim_end_matches([',', '.', ';'])) && years_in(w).is_empty()
+        });
+        // A figure is read best off its table row; a sentence with a number may
+        // give it too.
+        found_share += if candidate.kind == PassageKind::Row {
+            1.0
+        } else if has_number {
+            0.5
+        } else {
+            0.0
+        };
+    }
+    if asks.date {
+        wanted += 1;
+        let lower = text.to_lowercase();
+        found +=
+            usize::from(!years_in(&text).is_empty() || MONTHS.iter().any(|m| lower.contains(m)));
+    }
+    if asks.name {
+        wanted += 1;
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let names = words.windows(2).skip(1).any(|pair| {
+            pair.iter()
+                .all(|w| w.chars().next().is_some_and(char::is_uppercase))
+        });
+        found += usize::from(names);
+    }
+    if wanted == 0 {
+        0.5
+    } else {
+        (found as f32 + found_share) / wanted as f32
+    }
+}
+
+/// How well a passage's years match the years the question names, 0–1 (0.5 when it
+/// names none).
+fn year_fit(asks: &Asks, candidate: &Candidate) -> f32 {
+    if asks.years.is_empty() {
+        return 0.5;
+    }
+    let years = candidate.years();
+    if years.iter().any(|y| asks.years.contains(y)) {
+        1.0
+    } else if years.is_empty() {
+        0.3
+    } else {
+        0.0
+    }
+}
+
+/// The extractive answer, its quoted passages, and whether any passage seemed to
+/// answer.
+#[derive(Debug, Clone)]
+pub struct ExtractiveAnswer {
+    pub checked: CheckedAnswer,
+    pub passages: Vec<Passage>,
+    pub answered: bool,
+}
+
+/// A page's place among those found: its passages and how the search ranked it (0–1,
+/// 1 the best).
+pub struct RankedPage<'a> {
+    pub page: &'a PageCandidates,
+    pub rank: f32,
+}
+
+/// Passages scored by meaning as well: the best this many by words and kind.
+const SHORTLIST: usize = 40;
+
+/// The texts (see [`Candidate::match_text`]) of the passages whose meaning
+/// [`answer`] compares with the question's: the best by words and kind.
+pub fn shortlist(question: &str, sparse: &SparseEmbedder, pages: &[RankedPage<'_>]) -> Vec<String> {
+    let asks = asks(question);
+    let scored = lexical_scores(question, &asks, sparse, pages);
+    scored
+        .iter()
+        .map(|s| s.page.page.candidates[s.index].match_text())
+        .collect()
+}
+
+struct Scored<'a> {
+    page: &'a RankedPage<'a>,
+    index: usize,
+    bm25: f32,
+    coverage: f32,
+    fit: f32,
+    /// By words, kind and the page's rank alone.
+    lexical: f32,
+}
+
+/// Every passage scored by the question's words and what it asks for, best first, the
+/// best [`SHORTLIST`] kept.
+fn lexical_scores<'a>(
+    question: &str,
+    asks: &Asks,
+    sparse: &SparseEmbedder,
+    pages: &'a [RankedPage<'a>],
+) -> Vec<Scored<'a>> {
+    let question_sparse = sparse.embed_query(&with_statement_words(
+        &crate::search::query::expand_for_bm25(question),
+    ));
+    // Term rarity among the passages found: a term every passage has tells nothing.
+    let total: usize = pages.iter().map(|p| p.page.candidates.len()).sum();
+    let mut holding: HashMap<u32, usize> = HashMap::new();
+    for page in pages {
+        for vector in &page.page.sparse {
+            for &index in &vector.indices {
+                *holding.entry(index).or_default() += 1;
+            }
+        }
+    }
+    let idf = |index: u32| {
+        let n = *holding.get(&index).unwrap_or(&0) as f32;
+        ((total as f32 - n + 0.5) / (n + 0.5) + 1.0).ln()
+    };
+    let question_terms: Vec<(u32, f32)> = question_sparse
+        .indices
+        .iter()
+        .map(|&index| (index, idf(index)))
+        .collect();
+    let question_weight: f32 = question_terms.iter().map(|(_, w)| w).sum();
+    let mut scored: Vec<Scored<'_>> = Vec::new();
+    for page in pages {
+        for (index, candidate) in page.page.candidates.iter().enumerate() {
+            let vector = &page.page.sparse[index];
+            let weights: HashMap<u32, f32> = vector
+                .indices
+                .iter()
+                .copied()
+                .zip(vector.values.iter().copied())
+                .collect();
+            let (mut bm25, mut covered) = (0.0, 0.0);
+            for (term, weight) in &question_terms {
+                if let Some(tf) = weights.get(term) {
+                    bm25 += weight * tf;
+                    covered += weight;
+                }
+            }
+            let fit = 0.5 * carries(asks, candidate) + 0.5 * year_fit(asks, candidate);
+            scored.push(Scored {
+                page,
+                index,
+                bm25,
+                coverage: if question_weight > 0.0 {
+                    covered / question_weight
+                } else {
+                    0.0
+                },
+                fit,
+                lexical: 0.0,
+            });
+        }
+    }
+    let max_bm25 = scored.iter().map(|s| s.bm25).fold(0.0, f32::max);
+    for s in &mut scored {
+        let bm25 = if max_bm25 > 0.0 {
+            s.bm25 / max_bm25
+        } else {
+            0.0
+        };
+        s.bm25 = bm25;
+        s.lexical = 0.4 * bm25 + 0.25 * s.coverage + 0.3 * s.fit + 0.05 * s.page.rank;
+    }
+    scored.sort_by(|a, b| b.lexical.total_cmp(&a.lexical));
+    scored.truncate(SHORTLIST);
+    scored
+}
+
+/// Scores the passages of `pages` against the question (their similarity of meaning
+/// to it given for the [`shortlist`]ed ones, by match text) and quotes the best two or
+/// three.
+pub fn answer(
+    question: &str,
+    sparse: &SparseEmbedder,
+    similarity: &dyn Fn(&str) -> Option<f32>,
+    pages: &[RankedPage<'_>],
+) -> ExtractiveAnswer {
+    let asks = asks(question);
+    let scored = lexical_scores(question, &asks, sparse, pages);
+    let similarities: Vec<f32> = scored
+        .iter()
+        .map(|s| similarity(&s.page.page.candidates[s.index].match_text()).unwrap_or(0.0))
+        .collect();
+    let (min_sim, max_sim) = similarities
+        .iter()
+        .fold((f32::MAX, f32::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let mut ranked: Vec<(f32, &Scored<'_>, f32)> = scored
+        .iter()
+        .zip(&similarities)
+        .map(|(s, &raw)| {
+            let meaning = if max_sim > min_sim {
+                (raw - min_sim) / (max_sim - min_sim)
+            } else {
+                0.0
+            };
+            let value = 0.35 * meaning
+                + 0.25 * s.bm25
+                + 0.15 * s.coverage
+                + 0.2 * s.fit
+                + 0.05 * s.page.rank;
+            (value, s, raw)
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut chosen: Vec<(f32, &Scored<'_>, String)> = Vec::new();
+    let mut answered = false;
+    for (value, s, raw) in ranked {
+        if chosen.len() == QUOTES {
+            break;
+        }
+        let quote = s.page.page.candidates[s.index].quote(&asks.years);
+        if chosen.iter().any(|(_, _, q)| *q == quote) {
+            continue;
+        }
+        if chosen.is_empty() {
+            answered = s.coverage >= ANSWERING_COVERAGE || raw >= ANSWERING_SIMILARITY;
+        }
+        chosen.push((value, s, quote));
+    }
+    let passages: Vec<Passage> = chosen
+        .iter()
+        .map(|(value, s, quote)| {
+            let page = s.page.page;
+            let candidate = &page.candidates[s.index];
+            let boxes = page.layout.as_ref().and_then(|layout| {
+                let boxes = layout.boxes(
+                    candidate
+                        .glyphs
+                        .iter()
+                        .chain(&candidate.header_glyphs)
+                        .copied(),
+                );
+                (!boxes.rects.is_empty()).then_some(boxes)
+            });
+            Passage {
+                document: page.document.clone(),
+                doc_id: page.doc_id,
+                page: page.page,
+                page_label: page.layout.as_ref().and_then(|l| l.label.clone()),
+                quote: quote.clone(),
+                kind: match candidate.kind {
+                    PassageKind::Sentence => "sentence",
+                    PassageKind::Row => "row",
+                }
+                .to_string(),
+                score: *value,
+                boxes,
+            }
+        })
+        .collect();
     let mut text = format!("{NO_MODEL_NOTE}:\n");
     if passages.is_empty() {
-        text.push_str("(none of the pages found shares words with the question)\n");
+        text.push_str(&format!(
+            "{NOTHING_ANSWERS}: they have no passage to quote.\n"
+        ));
+    } else if !answered {
+        text.push_str(&format!("{NOTHING_ANSWERS}; the closest passages are:\n"));
     }
-    for (_, passage, document, page) in &passages {
-        text.push_str(&format!("- \"{passage}\" [{document} p.{page}]\n"));
+    for passage in &passages {
+        text.push_str(&format!(
+            "- \"{}\" [{} p.{}]\n",
+            passage.quote, passage.document, passage.page
+        ));
     }
-    let in_context: HashSet<(String, u32)> = context
-        .pages
+    let in_context = pages
         .iter()
-        .map(|p| (document_name(&p.file_name).to_lowercase(), p.page))
+        .map(|p| (p.page.document.to_lowercase(), p.page.page))
         .collect();
-    check(&text, &in_context)
+    ExtractiveAnswer {
+        checked: check(&text, &in_context),
+        passages,
+        answered,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::ContextPage;
+
+    fn page(number: u32, text: &str, sparse: &SparseEmbedder) -> PageCandidates {
+        PageCandidates::build(1, "A", number, None, Some(text), sparse).expect("builds")
+    }
 
     #[test]
-    fn quotes_the_most_relevant_sentence_of_each_page_with_its_citation() {
-        let context = Context {
-            pages: vec![
-                ContextPage {
-                    doc_id: 1,
-                    file_name: "A.pdf".into(),
-                    page: 2,
-                    tokens: 10,
+    fn quotes_the_row_that_answers_with_the_named_year_first() {
+        let sparse = SparseEmbedder::new("english").expect("bm25");
+        let statement = page(
+            60,
+            "Consolidated Statement of Cash Flows\n(Millions) 2018 2017 2016\nNet income $ 5,363 4,869 5,058\nPurchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)\nThe company invests in property, plant and equipment every year.",
+            &sparse,
+        );
+        let other = page(
+            3,
+            "Unrelated intro about the company and its many products.",
+            &sparse,
+        );
+        let question = "What was the FY2017 purchases of property, plant and equipment?";
+        let answer = answer(
+            question,
+            &sparse,
+            &|_| None,
+            &[
+                RankedPage {
+                    page: &statement,
+                    rank: 1.0,
                 },
-                ContextPage {
-                    doc_id: 1,
-                    file_name: "A.pdf".into(),
-                    page: 3,
-                    tokens: 10,
+                RankedPage {
+                    page: &other,
+                    rank: 0.5,
                 },
             ],
-            ..Context::default()
-        };
-        let text = |_: i64, page: u32| {
-            Some(match page {
-                2 => "Unrelated intro. Capital expenditure was 1,577 million in 2018. Other."
-                    .to_string(),
-                _ => "Nothing here matches.".to_string(),
-            })
-        };
-        let answer = answer("What was capital expenditure in 2018?", &context, &text);
-        assert!(answer.text.starts_with(NO_MODEL_NOTE));
-        assert!(
-            answer
-                .text
-                .contains("\"Capital expenditure was 1,577 million in 2018.\" [A p.2]"),
-            "{}",
-            answer.text
         );
-        assert!(!answer.text.contains("p.3"));
-        assert!(!answer.uncited);
+        assert!(answer.answered, "{}", answer.checked.text);
+        assert_eq!(
+            answer.passages[0].quote,
+            "Purchases of property, plant and equipment (PP&E) — 2017: (1,373); 2018: (1,577); 2016: (1,420)"
+        );
+        assert!(answer.checked.text.contains("[A p.60]"));
+        assert!(answer.passages.len() <= QUOTES);
+        assert!(!answer.checked.uncited);
+    }
+
+    #[test]
+    fn says_plainly_when_nothing_answers() {
+        let sparse = SparseEmbedder::new("english").expect("bm25");
+        let unrelated = page(
+            2,
+            "The weather was mild and the harvest was early this year.",
+            &sparse,
+        );
+        let question = "Who is the chief executive officer?";
+        let answer = answer(
+            question,
+            &sparse,
+            &|_| None,
+            &[RankedPage {
+                page: &unrelated,
+                rank: 1.0,
+            }],
+        );
+        assert!(!answer.answered);
+        assert!(
+            answer.checked.text.contains(NOTHING_ANSWERS),
+            "{}",
+            answer.checked.text
+        );
+    }
+
+    #[test]
+    fn what_a_question_asks() {
+        let asked = asks("What is the FY2018 capital expenditure amount (in USD millions) for 3M?");
+        assert!(asked.number && !asked.date && !asked.name);
+        assert_eq!(asked.years, vec![2018]);
+        assert!(asks("When was the last serious shock recorded?").date);
+        assert!(asks("Who are the primary customers of Boeing?").name);
     }
 }

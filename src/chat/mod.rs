@@ -4,6 +4,10 @@
 pub mod ask;
 pub mod citations;
 pub mod extractive;
+pub mod layout;
+pub mod numbers;
+pub mod passages;
+pub mod quotes;
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -29,6 +33,20 @@ pub enum AnswerError {
     Refused(String),
     #[error("the model stopped without answering")]
     Empty,
+    #[error("{failure} ({})", tries_in_words(*.tries, *.seconds))]
+    GaveUp {
+        failure: LlmFailure,
+        tries: u32,
+        seconds: u64,
+    },
+}
+
+/// How hard PageTree tried: "tried 3 times over 95 s", or "tried once".
+fn tries_in_words(tries: u32, seconds: u64) -> String {
+    match tries {
+        0 | 1 => format!("tried once, {seconds} s"),
+        tries => format!("tried {tries} times over {seconds} s"),
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -137,7 +155,7 @@ pub async fn answer(
                     }
                     for choice in chunk.choices {
                         if let Some(refusal) = choice.delta.refusal.filter(|r| !r.is_empty()) {
-                            return Err(AnswerError::Refused(refusal));
+                            return Err(AnswerError::Refused(client.scrub(&refusal)));
                         }
                         if let Some(piece) = choice.delta.content.filter(|c| !c.is_empty()) {
                             if first_token_ms.is_none() {
@@ -174,7 +192,11 @@ pub async fn answer(
             // Nothing was shown yet, so the request can be tried again.
             attempt += 1;
             if attempt > RETRIES_BEFORE_FIRST_TOKEN || !failure.worth_retrying() {
-                return Err(failure.into());
+                return Err(AnswerError::GaveUp {
+                    failure,
+                    tries: attempt,
+                    seconds: started.elapsed().as_secs(),
+                });
             }
             tokio::time::sleep(Duration::from_millis(500 * 2u64.pow(attempt))).await;
         }
@@ -182,7 +204,13 @@ pub async fn answer(
     .await;
     let stopped = match streamed {
         Ok(result) => result?,
-        Err(_) if text.is_empty() => return Err(client.deadline_failure().into()),
+        Err(_) if text.is_empty() => {
+            return Err(AnswerError::GaveUp {
+                failure: client.deadline_failure(),
+                tries: attempt + 1,
+                seconds: started.elapsed().as_secs(),
+            })
+        }
         Err(_) => Some(format!(
             "the answer was stopped after {} s, the most one answer may take; it may be \
              cut short",

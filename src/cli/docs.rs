@@ -42,6 +42,7 @@ pub fn print_documents(documents: &[DocumentRecord], model: DenseModel, json: bo
             .as_deref()
             .or(document.warnings.as_deref())
             .unwrap_or("");
+        let ocr = ocr_note(document);
         let card = document
             .card
             .as_ref()
@@ -58,10 +59,26 @@ pub fn print_documents(documents: &[DocumentRecord], model: DenseModel, json: bo
             format!("{:?}", document.status).to_lowercase(),
             document.language.as_deref().unwrap_or("-"),
             card,
-            note
+            format!("{ocr}{note}")
         );
     }
     Ok(())
+}
+
+/// How many of a document's pages OCR read, and how many scans it left unread.
+fn ocr_note(document: &DocumentRecord) -> String {
+    let mut parts = Vec::new();
+    if let Some(read) = document.pages_read_by_ocr.filter(|&n| n > 0) {
+        parts.push(format!("{read} page(s) read by OCR"));
+    }
+    if let Some(needed) = document.pages_needing_ocr.filter(|&n| n > 0) {
+        parts.push(format!("{needed} scanned page(s) need OCR"));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("[{}] ", parts.join(", "))
+    }
 }
 
 pub fn print_tree(document: &DocumentRecord, nodes: &[Node], json: bool) -> Result<()> {
@@ -88,7 +105,13 @@ pub fn print_tree(document: &DocumentRecord, nodes: &[Node], json: bool) -> Resu
         } else {
             format!("pp.{}-{}", node.page_start, node.page_end)
         };
-        let summary: String = node.description.chars().take(90).collect();
+        let summary: String = match &node.title {
+            Some(title) => format!("{}  ·  {}", super::terminal::line(title), node.description),
+            None => node.description.clone(),
+        }
+        .chars()
+        .take(90)
+        .collect();
         say!("{}{pages}  {summary}", "  ".repeat(depth));
         for child in node.child_ids.iter().rev() {
             stack.push((*child, depth + 1));

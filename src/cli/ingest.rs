@@ -39,6 +39,10 @@ pub struct IngestArgs {
     /// fastest). A library keeps the model it was made with; `reindex --model` changes it.
     #[arg(long, value_name = "MODEL")]
     pub model: Option<pagetree::embed::DenseModel>,
+    /// Read pages without a text layer (scans) by OCR with Tesseract (on by default);
+    /// `--ocr false` leaves them unread for this library from now on.
+    #[arg(long, value_name = "true|false")]
+    pub ocr: Option<bool>,
     /// Print one JSON object per document instead of text.
     #[arg(long)]
     pub json: bool,
@@ -74,6 +78,7 @@ pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
     });
     let progress = CliProgress::new(files.len(), Arc::clone(&cancelled));
     let (mut added, mut present, mut failed) = (0, 0, 0);
+    let mut fell_back = 0usize;
     let started = Instant::now();
     let mut pages_added = 0u64;
     let mut stage_seconds = StageSeconds::default();
@@ -94,8 +99,12 @@ pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
                 document,
                 warnings,
                 seconds: stages,
+                offline_fallbacks,
             }) => {
                 added += 1;
+                if *offline_fallbacks > 0 {
+                    fell_back += 1;
+                }
                 stage_seconds += *stages;
                 let pages = document.page_count.unwrap_or(0);
                 pages_added += u64::from(pages);
@@ -147,16 +156,42 @@ pub async fn run(mut library: Library, args: &IngestArgs) -> Result<ExitCode> {
     if pages_added > 0 {
         warn_line!("{}", stage_throughput(&stage_seconds, pages_added));
     }
+    if let Some(reason) = library.model_given_up() {
+        warn_line!(
+            "the language model was given up on for this run ({reason}); {fell_back} document(s) were described offline, in part or whole; add them again once the server answers to have the model describe them"
+        );
+    } else if fell_back > 0 {
+        warn_line!(
+            "the language model failed on some pages of {fell_back} document(s); those pages were described offline"
+        );
+    }
     if cancelled.load(Ordering::Relaxed) {
         return Ok(ExitCode::from(130));
     }
-    // Something given that could not be searched or read is a failure of the request,
-    // even when everything that could be read was added.
-    Ok(if failed > 0 || skipped > 0 {
+    Ok(exit_code(failed + skipped, fell_back))
+}
+
+/// Exit status of `ingest` when some descriptions were made offline because the
+/// language model failed, and nothing failed outright.
+pub const DESCRIBED_OFFLINE: u8 = 3;
+
+/// The help text's account of `ingest`'s exit statuses.
+pub const EXIT_STATUSES: &str =
+    "Exit status: 0 when every file was added (or was already there) as asked; \
+1 when a file failed or was skipped; 3 when every file was added but the language model \
+failed on some pages, which were described offline instead (the summary says why); 130 when \
+interrupted.";
+
+/// Something given that could not be searched or read is a failure of the request, even
+/// when everything that could be read was added; descriptions made offline are a lesser one.
+fn exit_code(not_added: usize, fell_back: usize) -> ExitCode {
+    if not_added > 0 {
         ExitCode::FAILURE
+    } else if fell_back > 0 {
+        ExitCode::from(DESCRIBED_OFFLINE)
     } else {
         ExitCode::SUCCESS
-    })
+    }
 }
 
 async fn apply_settings(library: &mut Library, args: &IngestArgs) -> Result<()> {
@@ -165,6 +200,7 @@ async fn apply_settings(library: &mut Library, args: &IngestArgs) -> Result<()> 
         && args.max_pages.is_none()
         && args.windows.is_none()
         && args.model.is_none()
+        && args.ocr.is_none()
     {
         return Ok(());
     }
@@ -179,6 +215,7 @@ async fn apply_settings(library: &mut Library, args: &IngestArgs) -> Result<()> 
         page_windows: args.windows.unwrap_or(current.page_windows),
         dense_model: args.model.unwrap_or(current.dense_model),
         dense_model_chosen: current.dense_model_chosen || args.model.is_some(),
+        ocr: args.ocr.unwrap_or(current.ocr),
         ..current
     };
     library.update_settings(wanted).await?;
@@ -198,7 +235,14 @@ fn stage_throughput(seconds: &StageSeconds, pages: u64) -> String {
             }
         })
         .collect();
-    format!("by stage: {}", parts.join(", "))
+    let ocr = match seconds.ocr_pages_per_second() {
+        Some(rate) => format!(
+            ", OCR {rate:.2} pages/s ({} pages, {:.1} s)",
+            seconds.ocr_pages, seconds.ocr
+        ),
+        None => String::new(),
+    };
+    format!("by stage: {}{ocr}", parts.join(", "))
 }
 
 fn outcome_json(

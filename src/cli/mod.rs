@@ -1,6 +1,7 @@
 //! Argument parsing and the commands.
 
 mod ask;
+mod bench_answers;
 mod card;
 mod docs;
 mod ingest;
@@ -53,8 +54,10 @@ pub struct Args {
     /// The environment variable that holds the API key (the key itself is never a flag).
     #[arg(long, global = true, default_value = "OPENAI_API_KEY")]
     pub llm_api_key_env: String,
-    /// Seconds to wait for one LLM answer.
-    #[arg(long, global = true, default_value_t = 60)]
+    /// Seconds to wait for one LLM answer to begin (and the longest silence within a
+    /// streamed one). A server that does not show it is there within 10 s is given up on
+    /// sooner; either way the rest of the run is described offline.
+    #[arg(long, global = true, default_value_t = pagetree::llm::DEFAULT_TIMEOUT_SECS)]
     pub llm_timeout: u64,
     /// Seconds one whole LLM answer may take, retries included; what arrived by then is
     /// kept and marked as cut short (default: the library's setting, 300 unless changed
@@ -90,6 +93,7 @@ pub struct Args {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Add PDFs (files or folders) to the library.
+    #[command(after_help = ingest::EXIT_STATUSES)]
     Ingest(ingest::IngestArgs),
     /// List the library's documents.
     Docs {
@@ -137,6 +141,11 @@ pub enum Command {
         /// index, swapped in when complete; implies --dense.
         #[arg(long, value_name = "MODEL")]
         model: Option<pagetree::embed::DenseModel>,
+        /// Rebuild every document's tree to follow its outline or headings (sections
+        /// with their titles), keeping its pages' descriptions, into a new index swapped
+        /// in when complete (every node is embedded again).
+        #[arg(long)]
+        trees: bool,
     },
     /// Show a document's card (what it says it is), or correct it.
     Card(card::CardArgs),
@@ -162,6 +171,8 @@ pub fn init_logging(verbose: u8) {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        // Colour codes are for a person at a terminal, not for a log file or a pipe.
+        .with_ansi(terminal::colours_on_stderr())
         .init();
 }
 
@@ -193,7 +204,9 @@ pub async fn run(args: Args) -> Result<ExitCode> {
         Command::Compare(compare_args) => {
             search::compare(&open(&root, &args).await?, compare_args).await
         }
-        Command::Bench(bench_args) => search::bench(&open(&root, &args).await?, bench_args).await,
+        Command::Bench(bench_args) => {
+            search::bench(&mut open(&root, &args).await?, bench_args).await
+        }
         Command::BenchScale(scale_args) => {
             let options = OpenOptions {
                 assets_dir: args.assets.clone(),
@@ -208,6 +221,7 @@ pub async fn run(args: Args) -> Result<ExitCode> {
             dense,
             windows,
             model,
+            trees,
         } => {
             let mut library = open(&root, &args).await?;
             if leaf_text.is_some() || page_text.is_some() || windows.is_some() {
@@ -220,9 +234,11 @@ pub async fn run(args: Args) -> Result<ExitCode> {
                 };
                 library.update_settings(settings).await?;
             }
-            let dense = *dense || page_text.is_some() || windows.is_some() || model.is_some();
+            let dense =
+                *dense || page_text.is_some() || windows.is_some() || model.is_some() || *trees;
             let started = std::time::Instant::now();
             let points = match model {
+                _ if *trees => library.rebuild_trees(&pagetree::ingest::NoProgress).await?,
                 Some(model) if *model != library.settings().dense_model => {
                     library
                         .switch_dense_model(*model, &pagetree::ingest::NoProgress)

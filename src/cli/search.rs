@@ -93,6 +93,10 @@ pub struct SearchOptions {
     /// matching the period and kind rank first).
     #[arg(long)]
     pub no_query_analysis: bool,
+    /// With --token-budget, do not fill what a tree strategy leaves of the budget with
+    /// the best other pages of the documents it chose.
+    #[arg(long)]
+    pub no_fill_budget: bool,
 }
 
 impl SearchOptions {
@@ -160,6 +164,7 @@ impl SearchOptions {
             documents,
             query_analysis: !self.no_query_analysis,
             section_scoring: self.section_scoring,
+            fill_budget: !self.no_fill_budget,
         };
         settings.validate()?;
         Ok(settings)
@@ -306,6 +311,10 @@ pub struct BenchArgs {
     /// in the library keeps its name).
     #[arg(long)]
     pub rename_opaque: bool,
+    /// Measure answers instead of pages: the share of questions whose gold `answer` the
+    /// extractive answer holds (see docs/answers.md).
+    #[arg(long)]
+    pub answers: bool,
     #[command(flatten)]
     pub options: SearchOptions,
     #[arg(long)]
@@ -315,7 +324,7 @@ pub struct BenchArgs {
 /// Benchmark file names that are byte-identical copies of a library document.
 const ALIASES_KEY: &str = "bench_aliases";
 
-pub async fn bench(library: &Library, args: &BenchArgs) -> Result<ExitCode> {
+pub async fn bench(library: &mut Library, args: &BenchArgs) -> Result<ExitCode> {
     let mut questions = load_questions(&args.questions).map_err(anyhow::Error::msg)?;
     if let Some(limit) = args.limit {
         questions.truncate(limit);
@@ -352,6 +361,9 @@ pub async fn bench(library: &Library, args: &BenchArgs) -> Result<ExitCode> {
             .collect::<Result<_>>()?
     };
     let settings = args.options.settings(library).await?;
+    if args.answers {
+        return super::bench_answers::run(library, args, &questions, &strategies, &settings).await;
+    }
     let report = library
         .bench(&questions, &strategies, &settings, args.per_document)
         .await?;
@@ -424,7 +436,7 @@ async fn record_bench(
 }
 
 async fn ingest_missing(
-    library: &Library,
+    library: &mut Library,
     dir: &std::path::Path,
     rename_opaque: bool,
 ) -> Result<std::collections::HashMap<String, String>> {
@@ -435,6 +447,13 @@ async fn ingest_missing(
         .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf")))
         .collect();
     files.sort();
+    // The model a person's library would get from its first document (as `ingest` and
+    // the app choose it), so that a bench measures what a person searches.
+    if let Some(first) = files.first() {
+        if let Some(notice) = library.settle_model_for(first).await? {
+            warn_line!("{notice}");
+        }
+    }
     let mut batch = pagetree::ingest::IngestBatch::new();
     for file in files {
         let stem = file

@@ -7,6 +7,13 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+/// Whether stderr is a terminal that may be given colour codes: not when it is a file or
+/// a pipe, and not when `NO_COLOR` is set (<https://no-color.org>).
+pub fn colours_on_stderr() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
 /// Characters a terminal acts on rather than shows: C0 and C1 controls and DEL, and the
 /// bidirectional marks that can make text read differently from what it is.
 fn obeyed(c: char) -> bool {

@@ -42,7 +42,7 @@ impl RunningLines {
         Self { repeated }
     }
 
-    fn is_running(&self, line: &str) -> bool {
+    pub(crate) fn is_running(&self, line: &str) -> bool {
         line_key(line).is_some_and(|key| self.repeated.contains(&key))
     }
 }

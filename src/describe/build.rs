@@ -4,38 +4,47 @@
 //! text is described.
 
 use super::{DescribeReport, Describer, Description, TermStats};
-use crate::tree::{add_parent, leaves, tree_shape, Node};
+use crate::structure::shape::TreeShape;
+use crate::tree::{add_parent, leaves, Node};
 
-/// Builds the whole tree of one document from its page descriptions. Parents are
-/// described from their children's descriptions; their keywords are the union of the
-/// children's, in order of first appearance.
+/// Builds the whole tree of one document from its page descriptions, in `shape` (see
+/// [`crate::structure::shape`]). Parents are described from their children's
+/// descriptions; their keywords are the union of the children's, in order of first
+/// appearance; titles come from the shape.
 pub async fn build_tree(
     doc_id: i64,
     file_name: &str,
     pages: Vec<Description>,
-    width: usize,
+    shape: TreeShape,
     describer: &Describer,
     stats: &TermStats,
 ) -> (Vec<Node>, DescribeReport) {
-    let shape = tree_shape(pages.len(), width);
     let mut nodes = leaves(doc_id, file_name, pages);
+    for (node, title) in nodes.iter_mut().zip(shape.page_titles) {
+        node.title = title;
+    }
     let mut report = DescribeReport::default();
-    for parents in shape {
+    for parents in shape.levels {
         let texts: Vec<Vec<&str>> = parents
             .iter()
-            .map(|children| {
-                children
+            .map(|parent| {
+                parent
+                    .children
                     .iter()
                     .map(|&i| nodes[i].description.as_str())
                     .collect()
             })
             .collect();
         let (summaries, step_report) = describer.summarise_groups(&texts, stats).await;
-        report.fallbacks += step_report.fallbacks;
-        report.last_error = step_report.last_error.or(report.last_error);
+        report.add(step_report);
         let mut summaries = summaries.into_iter();
-        for children in &parents {
-            add_parent(&mut nodes, children, summaries.next().unwrap_or_default());
+        for parent in parents {
+            add_parent(
+                &mut nodes,
+                &parent.children,
+                summaries.next().unwrap_or_default(),
+                parent.title,
+            );
         }
     }
     (nodes, report)
@@ -63,7 +72,7 @@ mod tests {
                     7,
                     "a.pdf",
                     pages(count),
-                    width,
+                    crate::structure::shape::shape(count, &[], width),
                     &Describer::Extractive,
                     &TermStats::default(),
                 )
@@ -83,7 +92,7 @@ mod tests {
             1,
             "a.pdf",
             pages(3),
-            3,
+            crate::structure::shape::shape(3, &[], 3),
             &Describer::Extractive,
             &TermStats::default(),
         )

@@ -5,6 +5,9 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{DescribeError, Description};
+use std::sync::Arc;
+
+use crate::llm::health::ModelHealth;
 use crate::llm::{cut_chars, LlmClient, LlmFailure, LlmSettings};
 
 const DESCRIPTION_MAX_CHARS: usize = 1_000;
@@ -13,6 +16,8 @@ const MAX_KEYWORDS: usize = 12;
 
 pub struct LlmDescriber {
     client: LlmClient,
+    /// The run's verdict on the server, shared by every document described in it.
+    health: Arc<ModelHealth>,
 }
 
 #[derive(Deserialize)]
@@ -28,10 +33,20 @@ struct RawSummary {
 }
 
 impl LlmDescriber {
+    /// A describer that gives the server up on its own; [`LlmDescriber::sharing`] for one
+    /// that shares a run's verdict.
     pub fn new(settings: LlmSettings) -> Result<Self, DescribeError> {
+        Self::sharing(settings, Arc::default())
+    }
+
+    pub fn sharing(settings: LlmSettings, health: Arc<ModelHealth>) -> Result<Self, DescribeError> {
         let client =
             LlmClient::new(settings).map_err(|err| DescribeError::InvalidSettings(err.0))?;
-        Ok(Self { client })
+        Ok(Self { client, health })
+    }
+
+    pub fn health(&self) -> &ModelHealth {
+        &self.health
     }
 
     pub fn settings(&self) -> &LlmSettings {

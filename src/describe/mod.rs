@@ -1,6 +1,6 @@
 //! Turns pages into `{description, keywords}` and groups of descriptions into one.
 
-mod boilerplate;
+pub(crate) mod boilerplate;
 mod build;
 pub mod extractive;
 pub mod llm;
@@ -16,6 +16,8 @@ pub use build::build_tree;
 pub use extractive::TermStats;
 pub use llm::LlmDescriber;
 
+use crate::llm::health::ModelHealth;
+use crate::llm::LlmFailure;
 use crate::pdf::PageText;
 
 #[derive(Debug, thiserror::Error)]
@@ -27,10 +29,31 @@ pub enum DescribeError {
 /// What happened while describing a document, for the person watching.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct DescribeReport {
+    /// Pages or groups the LLM described.
+    pub by_llm: usize,
     /// Pages or groups the LLM could not describe, described offline instead.
     pub fallbacks: usize,
     /// The last thing the LLM got wrong, in words.
     pub last_error: Option<String>,
+}
+
+impl DescribeReport {
+    /// Adds another step's report to this one.
+    pub fn add(&mut self, other: DescribeReport) {
+        self.by_llm += other.by_llm;
+        self.fallbacks += other.fallbacks;
+        self.last_error = other.last_error.or(self.last_error.take());
+    }
+
+    /// What described a document, as the catalog records it: `llm`, `extractive`
+    /// (offline, with or without a model configured) or `mixed`.
+    pub fn describer(&self) -> &'static str {
+        match (self.by_llm, self.fallbacks) {
+            (0, _) => "extractive",
+            (_, 0) => "llm",
+            _ => "mixed",
+        }
+    }
 }
 
 /// The describer a library uses: the LLM when one is configured, otherwise the offline
@@ -68,7 +91,7 @@ impl Describer {
                 (descriptions, DescribeReport::default())
             }
             Describer::Llm(llm) => {
-                let tracker = FallbackTracker::default();
+                let tracker = FallbackTracker::new(llm.health());
                 let concurrency = llm.settings().concurrency.max(1);
                 let mut described: Vec<(usize, Description)> = stream::iter(pages.iter().enumerate())
                     .map(|(index, page)| {
@@ -76,8 +99,8 @@ impl Describer {
                         async move {
                             let description = if !page.has_text {
                                 describe_offline(page, stats)
-                            } else if tracker.circuit_open() {
-                                tracker.note_fallback(None);
+                            } else if tracker.given_up() {
+                                tracker.note_skipped();
                                 describe_offline(page, stats)
                             } else {
                                 match llm.describe_page(&page.text).await {
@@ -87,7 +110,7 @@ impl Describer {
                                     }
                                     Err(err) => {
                                         tracing::warn!(page = page.number, error = %err, "LLM description failed; using the offline describer");
-                                        tracker.note_fallback(Some(err.to_string()));
+                                        tracker.note_failure(&err);
                                         describe_offline(page, stats)
                                     }
                                 }
@@ -123,14 +146,17 @@ impl Describer {
                 DescribeReport::default(),
             ),
             Describer::Llm(llm) => {
-                let tracker = FallbackTracker::default();
+                let tracker = FallbackTracker::new(llm.health());
                 let concurrency = llm.settings().concurrency.max(1);
-                let mut summaries: Vec<(usize, String)> = stream::iter(groups.iter().enumerate())
-                    .map(|(index, children)| {
+                // Indices, not borrowed items: a stream of references makes the future
+                // non-Send for a Tauri command that reaches it (a model change rebuilding trees).
+                let mut summaries: Vec<(usize, String)> = stream::iter(0..groups.len())
+                    .map(|index| {
                         let tracker = &tracker;
+                        let children: &[&str] = &groups[index];
                         async move {
-                            if tracker.circuit_open() {
-                                tracker.note_fallback(None);
+                            if tracker.given_up() {
+                                tracker.note_skipped();
                                 return (index, summarise_offline(children, stats));
                             }
                             let summary = match llm.summarise(children).await {
@@ -140,7 +166,7 @@ impl Describer {
                                 }
                                 Err(err) => {
                                     tracing::warn!(error = %err, "LLM summary failed; using the offline describer");
-                                    tracker.note_fallback(Some(err.to_string()));
+                                    tracker.note_failure(&err);
                                     summarise_offline(children, stats)
                                 }
                             };
@@ -177,38 +203,51 @@ fn summarise_offline(children: &[&str], stats: &TermStats) -> String {
     extractive::summarise(children, stats, extractive::DEFAULT_WORD_BUDGET)
 }
 
-/// After this many failures in a row the LLM is not asked again for this document:
-/// a server that is down would otherwise cost every page its full retry budget.
-const CONSECUTIVE_FAILURES_BEFORE_GIVING_UP: usize = 3;
-
-#[derive(Default)]
-struct FallbackTracker {
-    consecutive_failures: AtomicUsize,
+/// One describing step's count of what the model and the offline describer did. Whether
+/// the model is still asked is the run's [`ModelHealth`], shared by every document: a
+/// server that is down costs one timeout, not one per page or per document.
+struct FallbackTracker<'a> {
+    health: &'a ModelHealth,
+    by_llm: AtomicUsize,
     fallbacks: AtomicUsize,
     last_error: std::sync::Mutex<Option<String>>,
 }
 
-impl FallbackTracker {
-    fn circuit_open(&self) -> bool {
-        self.consecutive_failures.load(Ordering::Relaxed) >= CONSECUTIVE_FAILURES_BEFORE_GIVING_UP
+impl<'a> FallbackTracker<'a> {
+    fn new(health: &'a ModelHealth) -> Self {
+        Self {
+            health,
+            by_llm: AtomicUsize::new(0),
+            fallbacks: AtomicUsize::new(0),
+            last_error: std::sync::Mutex::new(None),
+        }
+    }
+
+    fn given_up(&self) -> bool {
+        self.health.given_up().is_some()
     }
 
     fn note_success(&self) {
-        self.consecutive_failures.store(0, Ordering::Relaxed);
+        self.by_llm.fetch_add(1, Ordering::Relaxed);
+        self.health.note_success();
     }
 
-    fn note_fallback(&self, error: Option<String>) {
+    /// A page or group described offline because the model was given up on before it.
+    fn note_skipped(&self) {
         self.fallbacks.fetch_add(1, Ordering::Relaxed);
-        if let Some(error) = error {
-            self.consecutive_failures.fetch_add(1, Ordering::Relaxed);
-            if let Ok(mut last) = self.last_error.lock() {
-                *last = Some(error);
-            }
+    }
+
+    fn note_failure(&self, failure: &LlmFailure) {
+        self.fallbacks.fetch_add(1, Ordering::Relaxed);
+        self.health.note_failure(failure);
+        if let Ok(mut last) = self.last_error.lock() {
+            *last = Some(failure.to_string());
         }
     }
 
     fn into_report(self) -> DescribeReport {
         DescribeReport {
+            by_llm: self.by_llm.into_inner(),
             fallbacks: self.fallbacks.into_inner(),
             last_error: self.last_error.into_inner().ok().flatten(),
         }

@@ -84,6 +84,7 @@ impl Library {
         settings: &SearchSettings,
     ) -> Result<SearchResult> {
         // Checked before the question is embedded, which is the slow part.
+        crate::library::ensure_question(question)?;
         strategy.validate()?;
         settings.validate()?;
         let (query, embed_ms) = self.embed_query_timed(question).await?;
@@ -270,11 +271,23 @@ impl Library {
         if let Some(max_pages) = settings.max_node_pages.filter(|&m| m > 0) {
             chosen = run.narrow_wide_nodes(chosen, max_pages).await?;
         }
+        let fill = match settings.token_budget {
+            Some(_) if settings.fill_budget && tree.fills_budget() => {
+                run.budget_fill(&chosen, super::strategy::DEFAULT_FLAT_K)
+                    .await?
+            }
+            _ => Vec::new(),
+        };
         let search_ms = search_started.elapsed().as_secs_f64() * 1e3;
         let selected = run.selected(&chosen);
+        let filled = run.selected(&fill);
         let context = match settings.token_budget {
-            Some(budget) if more_than_one_page(&selected) || !run.page_boosts().is_empty() => {
-                let pages = page_order::pages_by_evidence(
+            Some(budget)
+                if more_than_one_page(&selected)
+                    || !run.page_boosts().is_empty()
+                    || !filled.is_empty() =>
+            {
+                let mut pages = page_order::pages_by_evidence(
                     store.as_ref(),
                     query,
                     settings.fusion,
@@ -285,6 +298,7 @@ impl Library {
                 )
                 .await?;
                 run.store_queries += 1;
+                page_order::append_after(&mut pages, filled);
                 self.context(&pages, Some(budget)).await?
             }
             budget => self.context(&selected, budget).await?,

@@ -136,6 +136,15 @@ pub struct SearchSettings {
     /// default.
     #[serde(default = "default_section_scoring")]
     pub section_scoring: SectionScoring,
+    /// With a token budget, a tree strategy's choice comes first and, when it chose
+    /// within one document, what it leaves of the budget goes to that document's best
+    /// other pages (the pages flat top-k would take there), so that an early stop never
+    /// leaves evidence unread.
+    /// Missing from JSON means on.
+    // Optional in TypeScript: a client may leave it out (serde default).
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default = "default_true")]
+    pub fill_budget: bool,
 }
 
 fn default_section_scoring() -> SectionScoring {
@@ -160,6 +169,7 @@ impl Default for SearchSettings {
             documents: None,
             query_analysis: true,
             section_scoring: DEFAULT_SECTION_SCORING,
+            fill_budget: true,
         }
     }
 }

@@ -169,9 +169,69 @@ pub(crate) async fn pages_by_evidence(
     Ok(pages)
 }
 
+/// Appends `fill` (pages, best first) after `pages`, each scored below every one of
+/// them, so that a budget takes them only once the strategy's own pages are in. A page
+/// already listed is not listed again.
+pub(crate) fn append_after(pages: &mut Vec<SelectedNode>, fill: Vec<SelectedNode>) {
+    let floor = pages
+        .iter()
+        .map(|page| page.score)
+        .filter(|score| score.is_finite())
+        .fold(0.0_f32, f32::min);
+    // A lone page comes back unranked: it still goes before every page of the fill.
+    for page in pages.iter_mut().filter(|page| !page.score.is_finite()) {
+        page.score = floor;
+    }
+    let mut position = 0.0;
+    for page in fill {
+        let listed = pages.iter().any(|p| {
+            p.doc_id == page.doc_id && (p.page_start..=p.page_end).contains(&page.page_start)
+        });
+        if listed {
+            continue;
+        }
+        position += 1.0;
+        pages.push(SelectedNode {
+            score: floor - position,
+            ..page
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn chosen_page(page: u32, score: f32) -> SelectedNode {
+        SelectedNode {
+            id: page_node_id(1, page),
+            doc_id: 1,
+            file_name: "doc1.pdf".into(),
+            level: 0,
+            page_start: page,
+            page_end: page,
+            score,
+        }
+    }
+
+    #[test]
+    fn the_fill_ranks_below_the_strategys_pages_even_an_unranked_lone_one() {
+        let mut pages = vec![chosen_page(3, f32::NEG_INFINITY)];
+        append_after(
+            &mut pages,
+            vec![
+                chosen_page(5, 9.0),
+                chosen_page(3, 8.0),
+                chosen_page(7, 7.0),
+            ],
+        );
+        let order: Vec<u32> = pages.iter().map(|p| p.page_start).collect();
+        assert_eq!(order, vec![3, 5, 7], "page 3 is listed once, first");
+        assert!(
+            pages.windows(2).all(|w| w[0].score > w[1].score),
+            "{pages:?}"
+        );
+    }
     use crate::store::edge::EdgeStore;
     use crate::store::{IndexedNode, Sparse};
     use crate::tree::Node;
@@ -190,6 +250,7 @@ mod tests {
                 description: String::new(),
                 keywords: Vec::new(),
                 card: None,
+                title: None,
             },
             dense: vec![dense],
             sparse: Sparse {

@@ -29,6 +29,7 @@ impl Library {
         strategy: &Strategy,
         settings: &SearchSettings,
     ) -> Result<SearchResult> {
+        crate::library::ensure_question(question)?;
         match self.search(question, strategy, settings).await {
             Ok(result) => {
                 self.catalog()
@@ -63,6 +64,7 @@ impl Library {
     ) -> Result<Comparison> {
         // Out-of-range values are the caller's mistake, not one strategy's failure: the
         // whole comparison is refused before anything runs.
+        crate::library::ensure_question(question)?;
         settings.validate()?;
         for strategy in strategies {
             strategy.validate()?;

@@ -594,6 +594,53 @@ impl<'a> SearchState<'a> {
             .await
     }
 
+    /// The best `k` pages of the document of `chosen` that no chosen node covers: what
+    /// flat top-k would take there, to fill the budget a tree's adaptive stop left
+    /// unspent. Nothing when the choice spans several documents. Recorded as a trace
+    /// step of its own, so that what the tree chose and what filled the budget stay
+    /// apart.
+    pub(crate) async fn budget_fill(
+        &mut self,
+        chosen: &[ScoredNode],
+        k: usize,
+    ) -> Result<Vec<ScoredNode>, StoreError> {
+        let covered = self.selected(chosen);
+        let mut documents: Vec<i64> = covered.iter().map(|node| node.doc_id).collect();
+        documents.sort_unstable();
+        documents.dedup();
+        // Only once the tree has settled on one document, the case the fill was measured
+        // on (a search told its document).
+        if documents.len() != 1 {
+            return Ok(Vec::new());
+        }
+        let is_covered = |id: u64| {
+            let (doc, page) = (doc_id_of(id), crate::tree::page_of_leaf(id));
+            covered
+                .iter()
+                .any(|node| node.doc_id == doc && (node.page_start..=node.page_end).contains(&page))
+        };
+        let ranked = self
+            .top_pages(&Candidates::LeavesOf(documents), k + chosen.len())
+            .await?;
+        let fill: Vec<ScoredNode> = ranked
+            .into_iter()
+            .filter(|page| !is_covered(page.id))
+            .take(k)
+            .collect();
+        self.load(&fill).await?;
+        let mut selection: Vec<ScoredNode> = chosen.to_vec();
+        selection.extend(fill.iter().cloned());
+        self.record(
+            "budget filled",
+            &fill,
+            None,
+            fill.len(),
+            Vec::new(),
+            &selection,
+        );
+        Ok(fill)
+    }
+
     /// The chosen nodes with their citation data, best first.
     pub fn selected(&self, chosen: &[ScoredNode]) -> Vec<SelectedNode> {
         chosen
@@ -706,11 +753,11 @@ mod tests {
         let mut nodes = crate::tree::leaves(1, "deep.pdf", plain_pages(32));
         for group in 0..8 {
             let children: Vec<usize> = (group * 4..group * 4 + 4).collect();
-            crate::tree::add_parent(&mut nodes, &children, format!("section {group}"));
+            crate::tree::add_parent(&mut nodes, &children, format!("section {group}"), None);
         }
-        crate::tree::add_parent(&mut nodes, &[32, 33, 34, 35], "first half".into());
-        crate::tree::add_parent(&mut nodes, &[36, 37, 38, 39], "second half".into());
-        crate::tree::add_parent(&mut nodes, &[40, 41], "the document".into());
+        crate::tree::add_parent(&mut nodes, &[32, 33, 34, 35], "first half".into(), None);
+        crate::tree::add_parent(&mut nodes, &[36, 37, 38, 39], "second half".into(), None);
+        crate::tree::add_parent(&mut nodes, &[40, 41], "the document".into(), None);
         let cosine = |node: &Node| match (node.level, node.page_start) {
             (0, 29) => 0.95,
             (0, _) => 0.1,
@@ -788,9 +835,9 @@ mod tests {
     /// has the term faintly (.2). Returns the root's id.
     async fn evidence_split_across_pages(store: &EdgeStore) -> u64 {
         let mut nodes = crate::tree::leaves(2, "split.pdf", plain_pages(8));
-        crate::tree::add_parent(&mut nodes, &[0, 1, 2, 3], "first section".into());
-        crate::tree::add_parent(&mut nodes, &[4, 5, 6, 7], "second section".into());
-        crate::tree::add_parent(&mut nodes, &[8, 9], "the document".into());
+        crate::tree::add_parent(&mut nodes, &[0, 1, 2, 3], "first section".into(), None);
+        crate::tree::add_parent(&mut nodes, &[4, 5, 6, 7], "second section".into(), None);
+        crate::tree::add_parent(&mut nodes, &[8, 9], "the document".into(), None);
         let root = nodes.last().expect("a root").id;
         let points = nodes
             .into_iter()

@@ -2,6 +2,7 @@
 
 mod config;
 mod filter;
+mod guard;
 mod point;
 mod wal;
 
@@ -29,7 +30,7 @@ const UPSERT_BATCH: usize = 256;
 const SCROLL_PAGE: usize = 1_024;
 
 pub struct EdgeStore {
-    shard: Arc<EdgeShard>,
+    shard: Arc<guard::Shard>,
     layout: DenseLayout,
     /// The index folder, whose disk is checked for room before each write.
     path: std::path::PathBuf,
@@ -96,7 +97,7 @@ impl EdgeStore {
             });
         }
         Ok(Self {
-            shard: Arc::new(shard),
+            shard: Arc::new(guard::Shard::new(shard)),
             layout,
             path: path.to_path_buf(),
         })
@@ -108,9 +109,12 @@ impl EdgeStore {
         F: FnOnce(&EdgeShard) -> Result<T, StoreError> + Send + 'static,
     {
         let shard = Arc::clone(&self.shard);
-        tokio::task::spawn_blocking(move || work(&shard))
-            .await
-            .map_err(|err| StoreError::Engine(format!("the index worker stopped: {err}")))?
+        let path = self.path.clone();
+        tokio::task::spawn_blocking(move || {
+            guard::catch(|| work(&shard)).unwrap_or_else(|panic| Err(engine_panic(&path, panic)))
+        })
+        .await
+        .map_err(|err| StoreError::Engine(format!("the index worker stopped: {err}")))?
     }
 
     /// The best `limit` points passing `filter` by each vector, the two searches run
@@ -293,8 +297,9 @@ impl VectorStore for EdgeStore {
     }
 
     async fn flush(&self) -> Result<(), StoreError> {
-        // EdgeShard::flush panics if the WAL is busy; only one writer uses it at a time
-        // (the library lock and `&self` ordering guarantee that), so run it off the runtime.
+        // EdgeShard::flush panics if the WAL is busy (only one writer uses it at a time:
+        // the library lock and `&self` ordering guarantee that) or a write fails, which
+        // `blocking` turns into an error; it runs off the runtime.
         self.blocking(|shard| {
             shard.flush();
             Ok(())
@@ -394,6 +399,14 @@ fn similarities(
 
 fn engine(err: OperationError) -> StoreError {
     StoreError::Engine(err.to_string())
+}
+
+/// What a panic in the engine means: a full disk, said as such, or the engine's words.
+fn engine_panic(path: &Path, message: String) -> StoreError {
+    if disk::is_no_space(&message) {
+        return StoreError::Disk(disk::no_room(path, disk::ONE_WRITE, disk::Task::Write));
+    }
+    StoreError::Engine(message)
 }
 
 #[cfg(test)]

@@ -40,6 +40,8 @@ pub struct RemoteStore {
     config: RemoteConfig,
     /// What the collection keeps of a node's windows; a new collection keeps them all.
     layout: DenseLayout,
+    /// Hides the key in what the server says back.
+    redactor: crate::redact::Redactor,
 }
 
 impl RemoteStore {
@@ -59,13 +61,16 @@ impl RemoteStore {
             .build()
             .map_err(|err| StoreError::Unreachable {
                 url: config.shown_url(),
-                detail: crate::redact::credentials(&err.to_string()).into_owned(),
+                detail: crate::redact::Redactor::new([api_key])
+                    .scrub(&err.to_string())
+                    .into_owned(),
             })?;
 
         let store = Self {
             client,
             config,
             layout: DenseLayout::Windows,
+            redactor: crate::redact::Redactor::new([api_key]),
         };
         let reply = store
             .retrying("check the server", || store.client.health_check())

@@ -107,6 +107,7 @@ pub fn added(outcome: IngestOutcome) -> (DocumentRecord, Vec<String>, StageSecon
             document,
             warnings,
             seconds,
+            ..
         } => (document, warnings, seconds),
         IngestOutcome::AlreadyPresent { document } => {
             panic!("{} was already in the library", document.name)

@@ -30,6 +30,9 @@ pub enum Behaviour {
     EndlessLine,
     /// A stream of these raw `data:` values, then the connection closes.
     Events(Vec<String>),
+    /// This status, with the request's own headers quoted in an OpenAI error message
+    /// (as a proxy that echoes what it was sent does).
+    EchoHeaders(u16),
 }
 
 /// What the double saw of the client: the bytes of the big bodies it managed to send,
@@ -38,6 +41,8 @@ pub enum Behaviour {
 pub struct Probe {
     pub sent: AtomicUsize,
     pub closed: AtomicBool,
+    /// Requests the double has read.
+    pub requests: AtomicUsize,
 }
 
 impl Probe {
@@ -78,8 +83,14 @@ pub async fn start_probed(behaviour: Behaviour) -> (SocketAddr, Arc<Probe>) {
             let behaviour = behaviour.clone();
             let probe = served.clone();
             tokio::spawn(async move {
-                read_request(&mut socket).await;
+                let head = read_request(&mut socket).await;
+                probe.requests.fetch_add(1, Ordering::SeqCst);
                 let (status, body) = match &*behaviour {
+                    Behaviour::EchoHeaders(status) => (
+                        *status,
+                        serde_json::json!({"error": {"message": format!("upstream refused: {head}")}})
+                            .to_string(),
+                    ),
                     Behaviour::Hang => {
                         tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
                         return;
@@ -239,26 +250,28 @@ pub fn completion(content: &str) -> String {
     .to_string()
 }
 
-async fn read_request(socket: &mut tokio::net::TcpStream) {
+/// Reads one request whole; returns its head (request line and headers).
+async fn read_request(socket: &mut tokio::net::TcpStream) -> String {
     let mut buffer = Vec::new();
     let mut chunk = [0u8; 4096];
     loop {
         let Ok(read) = socket.read(&mut chunk).await else {
-            return;
+            return String::new();
         };
         if read == 0 {
-            return;
+            return String::new();
         }
         buffer.extend_from_slice(&chunk[..read]);
         if let Some(end) = find(&buffer, b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&buffer[..end]).to_lowercase();
+            let head = String::from_utf8_lossy(&buffer[..end]).into_owned();
             let length = head
+                .to_lowercase()
                 .lines()
                 .find_map(|line| line.strip_prefix("content-length:"))
                 .and_then(|value| value.trim().parse::<usize>().ok())
                 .unwrap_or(0);
             if buffer.len() >= end + 4 + length {
-                return;
+                return head;
             }
         }
     }

@@ -240,6 +240,8 @@ function record(id: number, content: DemoDocument, status: DocumentRecord['statu
     content_hash: `demo${id.toString(16).padStart(60, '0')}`,
     page_count: content.pages,
     pages_without_text: content.blank.length,
+    pages_read_by_ocr: 0,
+    pages_needing_ocr: 0,
     node_count: nodeCount,
     status,
     error: null,
@@ -561,12 +563,11 @@ export class DemoBackend implements Transport {
       if (!Number.isInteger(deadline) || deadline < ANSWER_DEADLINE.min || deadline > ANSWER_DEADLINE.max) {
         throw `the time one answer may take must be between ${ANSWER_DEADLINE.min} seconds and ${ANSWER_DEADLINE.max / 60} minutes, not ${deadline} seconds`;
       }
-      const model = settings.dense_model ?? this.settings.dense_model ?? 'minilm';
-      if (model !== this.settings.dense_model) await this.wait(400);
+      // As the shell: saving never changes the model (change_dense_model does).
       this.settings = structuredClone({
         ...settings,
-        dense_model: model,
-        embedding_model: DENSE_MODELS[model].name,
+        dense_model: this.settings.dense_model,
+        embedding_model: this.settings.embedding_model,
         llm_api_key: null,
         qdrant_api_key: null,
         llm_key_storage: settings.llm_api_key
@@ -574,6 +575,11 @@ export class DemoBackend implements Transport {
           : this.settings.llm_key_storage,
       });
       return structuredClone(this.settings);
+    },
+    change_dense_model: async ({ model }) => {
+      await this.wait(model === this.settings.dense_model ? 10 : 400);
+      this.settings = { ...this.settings, dense_model: model, embedding_model: DENSE_MODELS[model].name };
+      return structuredClone({ ...this.settings, llm_api_key: null });
     },
     // The shell's rule (src/redact.rs), enough for the demo: a key typed (the demo keeps
     // none), http://, and a host that is not this computer.
@@ -1133,6 +1139,8 @@ export class DemoBackend implements Transport {
       conversation_id: conversationId,
       search,
       answer,
+      passages: [],
+      numbers: null,
       model,
       first_token_ms: model ? firstToken : null,
       total_ms: total,

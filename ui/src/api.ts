@@ -97,6 +97,7 @@ export interface Commands {
   export_history: { args: { format: ExportFormat }; result: string };
   get_settings: { args: Record<string, never>; result: AppSettings };
   save_settings: { args: { settings: AppSettings }; result: AppSettings };
+  change_dense_model: { args: { model: DenseModelId }; result: AppSettings };
   test_llm_connection: { args: { settings: AppSettings }; result: ConnectionTest };
   settings_warnings: { args: { settings: AppSettings }; result: KeyWarnings };
   about: { args: Record<string, never>; result: About };
@@ -246,6 +247,7 @@ export const api = {
   exportHistory: (format: ExportFormat) => call('export_history', { format }),
   getSettings: () => call('get_settings', none),
   saveSettings: (settings: AppSettings) => call('save_settings', { settings }),
+  changeDenseModel: (model: DenseModelId) => call('change_dense_model', { model }),
   testLlmConnection: (settings: AppSettings) => call('test_llm_connection', { settings }),
   settingsWarnings: (settings: AppSettings) => call('settings_warnings', { settings }),
   about: () => call('about', none),

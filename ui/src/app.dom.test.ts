@@ -41,6 +41,11 @@ function shownNames(): string[] {
   return [...view('library').querySelectorAll('.doc:not([hidden]) .doc-name')].map((e) => e.textContent ?? '');
 }
 
+/** A button of the open confirmation dialog, by its label. */
+function dialogButton(label: string): HTMLButtonElement | undefined {
+  return [...document.querySelectorAll<HTMLButtonElement>('dialog.confirm button')].find((b) => b.textContent === label);
+}
+
 function view(name: string): HTMLElement {
   const el = document.querySelector<HTMLElement>(`[data-view="${name}"]`);
   if (!el) throw new Error(`no view ${name}`);
@@ -107,6 +112,14 @@ describe('the app on the demo backend', () => {
     click([...view('tree').querySelectorAll('button')].find((b) => b.textContent === 'Expand all'));
     const after = tree.querySelectorAll('[role="treeitem"]').length;
     expect(after).toBeGreaterThan(before);
+    // Every row reads as a title, with no "section" label and a few readable keywords.
+    for (const row of tree.querySelectorAll('[role="treeitem"]')) {
+      expect(row.querySelector('.node-title')?.textContent?.trim()).not.toBe('');
+      expect(row.querySelector('.node-kind')).toBeNull();
+      const chips = [...row.querySelectorAll(':scope > .node-row .chip.kw')].map((c) => c.textContent ?? '');
+      expect(chips.length).toBeLessThanOrEqual(8);
+      for (const chip of chips) expect(chip).toMatch(/\p{L}.*\p{L}.*\p{L}/u);
+    }
     // Leaves carry a thumbnail that loads through page_image.
     const img = await until(() => tree.querySelector<HTMLImageElement>('img.loaded'), 'a thumbnail');
     expect(img.src).toMatch(/^data:image\//);
@@ -181,7 +194,25 @@ describe('the app on the demo backend', () => {
     expect(view('compare').querySelector<HTMLSelectElement>('[data-testid="trace-primary"]')?.value).toBe('knee');
     expect(view('compare').querySelector<HTMLSelectElement>('[data-testid="trace-overlay"]')?.value).toBe('flat');
     expect(trace.textContent).toMatch(/BOEING_2022_10K · \d+ pages/);
-    expect(view('compare').querySelector('[data-testid="trace-view"] svg.curve polyline.kept')).not.toBeNull();
+    const curve = view('compare').querySelector<SVGSVGElement>('[data-testid="trace-view"] .plot svg.curve')!;
+    expect(curve.querySelector('polyline.kept')).not.toBeNull();
+    // The legends name every mark drawn: each curve mark, and each strategy colour in the tree.
+    const named = new Set(
+      [...view('compare').querySelectorAll<HTMLElement>('[data-testid="curve-legend"] li')].map((li) => li.dataset.mark),
+    );
+    const drawnMarks = new Set<string>();
+    for (const el of curve.querySelectorAll('polyline, circle, line:not(.axis)')) {
+      const cls = el.getAttribute('class') ?? '';
+      drawnMarks.add(cls.startsWith('pt ') ? cls.slice(3) : cls);
+    }
+    expect(drawnMarks.size).toBeGreaterThan(2);
+    for (const mark of drawnMarks) expect(named, mark).toContain(mark);
+    const colourNames = [...view('compare').querySelectorAll<HTMLElement>('[data-testid="trace-colours"] li')];
+    expect(colourNames.map((li) => li.dataset.strategy)).toEqual(['knee', 'flat']);
+    const legendFills = new Set(colourNames.map((li) => li.querySelector('rect')?.getAttribute('fill')));
+    for (const mark of trace.querySelectorAll('.mark rect, .mark circle[fill]:not([fill="none"])')) {
+      expect(legendFills).toContain(mark.getAttribute('fill'));
+    }
     const stepSlider = view('compare').querySelector<HTMLInputElement>('[data-testid="trace-step"]')!;
     const steps = Number(stepSlider.max);
     expect(steps).toBeGreaterThan(1);
@@ -322,7 +353,7 @@ describe('the app on the demo backend', () => {
 
   it('changes the embedding model, saying first that the documents are re-embedded', async () => {
     location.hash = '#settings';
-    await until(() => !view('settings').hidden, 'settings');
+    await until(() => !view('settings').hidden && !view('settings').hasAttribute('aria-busy'), 'settings');
     const select = view('settings').querySelector<HTMLSelectElement>('[data-testid="dense-model"]')!;
     const note = view('settings').querySelector<HTMLElement>('[data-testid="dense-model-note"]')!;
     await until(() => select.value === 'e5-small', 'the library’s model');
@@ -331,7 +362,9 @@ describe('the app on the demo backend', () => {
     select.dispatchEvent(new Event('change'));
     expect(note.textContent).toMatch(/re-embeds the library’s \d+ documents \(\d+ pages\) with all-MiniLM-L6-v2/);
     click(view('settings').querySelector('[data-testid="settings-save"]'));
-    expect(view('settings').querySelector('.save-result')?.textContent).toMatch(/Re-embedding the library/);
+    const agree = await until(() => dialogButton('Re-embed'), 'the confirmation');
+    expect(document.querySelector('#confirm-message')?.textContent).toMatch(/re-embeds the library’s \d+ documents/);
+    click(agree);
     await until(() => view('settings').querySelector('.save-result.ok'), 'saved');
     const saved = await demo.invoke('get_settings', {});
     expect(saved.dense_model).toBe('minilm');
@@ -341,12 +374,58 @@ describe('the app on the demo backend', () => {
     select.value = 'e5-small';
     select.dispatchEvent(new Event('change'));
     click(view('settings').querySelector('[data-testid="settings-save"]'));
+    click(await until(() => dialogButton('Re-embed'), 'the second confirmation'));
     await until(() => view('settings').querySelector('.save-result.ok'), 'saved again');
+    expect((await demo.invoke('get_settings', {})).dense_model).toBe('e5-small');
+  });
+
+  it('declining the re-embedding keeps the library’s model and saves nothing', async () => {
+    location.hash = '#settings';
+    await until(() => !view('settings').hidden && !view('settings').hasAttribute('aria-busy'), 'settings');
+    const select = view('settings').querySelector<HTMLSelectElement>('[data-testid="dense-model"]')!;
+    await until(() => select.value === 'e5-small', 'the library’s model');
+    select.value = 'minilm';
+    select.dispatchEvent(new Event('change'));
+    click(view('settings').querySelector('[data-testid="settings-save"]'));
+    click(await until(() => dialogButton('Cancel'), 'the confirmation'));
+    await until(() => /Nothing saved/.test(view('settings').querySelector('.save-result')?.textContent ?? ''), 'the refusal');
+    expect((await demo.invoke('get_settings', {})).dense_model).toBe('e5-small');
+    expect(select.value).toBe('e5-small');
+  });
+
+  it('reads the model from the library each time Settings opens, and Save unchanged re-embeds nothing', async () => {
+    location.hash = '#library';
+    await until(() => view('settings').hidden, 'the library view');
+    // The library's model changes behind the form, as a first ingest settles it.
+    await demo.invoke('change_dense_model', { model: 'e5-small+minilm' });
+    const asked: string[] = [];
+    const spy = demo.invoke;
+    demo.invoke = <C extends CommandName>(command: C, args: CommandArgs<C>): Promise<CommandResult<C>> => {
+      asked.push(command);
+      return spy(command, args);
+    };
+    try {
+      location.hash = '#settings';
+      const select = view('settings').querySelector<HTMLSelectElement>('[data-testid="dense-model"]')!;
+      await until(() => select.value === 'e5-small+minilm', 'the model the library has now');
+      expect(view('settings').querySelector('[data-testid="library-model"]')?.textContent).toMatch(/multilingual-e5-small \+ all-MiniLM-L6-v2/);
+      click(view('settings').querySelector('[data-testid="settings-save"]'));
+      await until(() => view('settings').querySelector('.save-result.ok'), 'saved');
+      expect(dialogButton('Re-embed')).toBeUndefined();
+      expect(asked).not.toContain('change_dense_model');
+      expect((await demo.invoke('get_settings', {})).dense_model).toBe('e5-small+minilm');
+    } finally {
+      demo.invoke = spy;
+      await demo.invoke('change_dense_model', { model: 'e5-small' });
+      // Leave Settings, so that the next test opening it reads the model back.
+      location.hash = '#library';
+      await until(() => view('settings').hidden, 'the library view again');
+    }
   });
 
   it('saves settings, and says why a remote index could not be used', async () => {
     location.hash = '#settings';
-    await until(() => !view('settings').hidden, 'settings');
+    await until(() => !view('settings').hidden && !view('settings').hasAttribute('aria-busy'), 'settings');
     const rrf = view('settings').querySelector<HTMLInputElement>('#set-rrf')!;
     const fusion = view('settings').querySelector<HTMLSelectElement>('#set-fusion')!;
     await until(() => rrf.value === '2', 'the settings to load');
@@ -382,7 +461,7 @@ describe('the app on the demo backend', () => {
 
   it('saves how long one answer may take, refusing a time out of bounds in words', async () => {
     location.hash = '#settings';
-    await until(() => !view('settings').hidden, 'settings');
+    await until(() => !view('settings').hidden && !view('settings').hasAttribute('aria-busy'), 'settings');
     const settings = view('settings');
     const deadline = settings.querySelector<HTMLInputElement>('[data-testid="llm-deadline"]')!;
     await until(() => deadline.value === '300', 'the saved deadline');
@@ -401,7 +480,7 @@ describe('the app on the demo backend', () => {
 
   it('warns beside the URL when a key would go to another machine over plain http', async () => {
     location.hash = '#settings';
-    await until(() => !view('settings').hidden, 'settings');
+    await until(() => !view('settings').hidden && !view('settings').hasAttribute('aria-busy'), 'settings');
     const settings = view('settings');
     const type = (selector: string, value: string) => {
       const input = settings.querySelector<HTMLInputElement>(selector)!;
@@ -594,5 +673,24 @@ describe('the app on the demo backend', () => {
     expect(shownNames()).toEqual(['3M_2018_10K', 'BOEING_2022_10K', 'EXTRA_B']);
     // The one that could not go stays selected, to try again.
     expect(library.querySelector('[data-testid="library-selection"]')?.textContent).toBe('1 selected');
+  });
+
+  it('unticks and disables a strategy that cannot run, with the reason beside it, until it can', async () => {
+    const { setSettings, state } = await import('./app');
+    const saved = state.settings!;
+    const box = () => view('compare').querySelector<HTMLInputElement>('#use-proxy-pointer')!;
+    const why = () => view('compare').querySelector<HTMLElement>('[data-testid="unavailable-proxy-pointer"]')!;
+    expect(box().checked).toBe(true);
+    expect(why().hidden).toBe(true);
+    setSettings({ ...saved, llm_model: null });
+    expect(box().checked).toBe(false);
+    expect(box().disabled).toBe(true);
+    expect(why().hidden).toBe(false);
+    expect(why().textContent).toMatch(/language model/);
+    expect(view('compare').querySelector<HTMLInputElement>('#use-flat')?.disabled).toBe(false);
+    setSettings(saved);
+    expect(box().disabled).toBe(false);
+    expect(box().checked).toBe(true);
+    expect(why().hidden).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 // Generated from the Rust types by src-tauri/src/bindings.rs: do not edit.
 // PAGETREE_WRITE_BINDINGS=1 cargo test -p pagetree-app bindings rewrites it.
 
-export type DocumentStatus = "ingesting" | "ready" | "failed";
+export type DocumentStatus = "ingesting" | "ready" | "failed" | "interrupted";
 
 /**
  * What kind of document a card describes. Filings have their SEC form; everything
@@ -50,7 +50,15 @@ period_end: string | null,
  */
 date: string | null, unsure: Array<CardField>, corrected: Array<CardField>, source: CardSource, };
 
-export type DocumentRecord = { id: number, name: string, file_name: string, path: string, content_hash: string, page_count: number | null, pages_without_text: number | null, node_count: number | null, status: DocumentStatus, error: string | null, describer: string | null, warnings: string | null, 
+export type DocumentRecord = { id: number, name: string, file_name: string, path: string, content_hash: string, page_count: number | null, pages_without_text: number | null, 
+/**
+ * Pages whose text OCR read.
+ */
+pages_read_by_ocr: number | null, 
+/**
+ * Scans left unread: OCR is off for the library or Tesseract was missing.
+ */
+pages_needing_ocr: number | null, node_count: number | null, status: DocumentStatus, error: string | null, describer: string | null, warnings: string | null, 
 /**
  * What the document says it is; none for documents ingested before cards.
  */
@@ -73,6 +81,11 @@ level: number,
  * 1-based and inclusive.
  */
 page_start: number, page_end: number, description: string, keywords: Array<string>, 
+/**
+ * The section's heading as the document gives it (its outline or a heading on its
+ * first page), on sections and on pages that are a section of their own.
+ */
+title?: string | null, 
 /**
  * The document's card, on its root only: what a reader of the index (or another
  * client of a shared Qdrant collection) needs to know which document a tree is.
@@ -138,7 +151,15 @@ query_analysis?: boolean,
  * How sections are scored by the tree strategies. Missing from JSON means the
  * default.
  */
-section_scoring: SectionScoring, };
+section_scoring: SectionScoring, 
+/**
+ * With a token budget, a tree strategy's choice comes first and, when it chose
+ * within one document, what it leaves of the budget goes to that document's best
+ * other pages (the pages flat top-k would take there), so that an early stop never
+ * leaves evidence unread.
+ * Missing from JSON means on.
+ */
+fill_budget?: boolean, };
 
 export type ScoredNode = { id: number, score: number, };
 
@@ -318,7 +339,67 @@ removed: Array<string>,
  */
 uncited: boolean, };
 
+/**
+ * A rectangle on a page in PDF points, measured from the page's top-left corner with
+ * y growing downwards, as on the page's image.
+ */
+export type BoxRect = { x: number, y: number, width: number, height: number, };
+
+/**
+ * Where a passage is on its page: rectangles in points (see [`BoxRect`]) and the
+ * page's size in points, so that a viewer can scale them to any image of the page.
+ */
+export type PassageBoxes = { page_width: number, page_height: number, rects: Array<BoxRect>, };
+
+/**
+ * A quoted passage of an answer.
+ */
+export type Passage = { 
+/**
+ * The document's name, as citations write it.
+ */
+document: string, doc_id: number, 
+/**
+ * 1-based PDF page.
+ */
+page: number, 
+/**
+ * The page's printed label, where the PDF has one.
+ */
+page_label: string | null, quote: string, 
+/**
+ * "sentence" or "row".
+ */
+kind: string, score: number, 
+/**
+ * Where the passage is on its page; None for a page without a text layer.
+ */
+boxes: PassageBoxes | null, };
+
+/**
+ * What checking an answer's figures found.
+ */
+export type NumberCheck = { 
+/**
+ * Figures looked for.
+ */
+checked: number, 
+/**
+ * Figures on none of the pages cited for them, as written.
+ */
+missing: Array<string>, };
+
 export type AskOutcome = { run_id: number, conversation_id: number, search: SearchResult, answer: CheckedAnswer, 
+/**
+ * The passages an extractive answer quotes, best first, each with where it is on
+ * its page (empty for a written answer).
+ */
+passages: Array<Passage>, 
+/**
+ * A written answer's figures looked for on the pages cited for them (None for an
+ * extractive answer, which only quotes).
+ */
+numbers: NumberCheck | null, 
 /**
  * None when no model is configured (the answer is extractive).
  */
@@ -375,8 +456,8 @@ llm_answer_deadline_secs: number, embedding_model_dir: string | null,
  */
 embedding_model?: string, 
 /**
- * The library's dense model (`minilm`, `e5-small` or `e5-small+minilm`). Saving another one records
- * it in a library without documents and re-embeds one with documents; none keeps it.
+ * The library's dense model (`minilm`, `e5-small` or `e5-small+minilm`), read from the
+ * library. Read-only here: saving the settings never changes it (`change_dense_model` does).
  */
 dense_model?: DenseModel | null, qdrant_mode: QdrantMode, qdrant_url: string | null, 
 /**
@@ -386,7 +467,15 @@ qdrant_api_key: string | null, qdrant_key_storage: string,
 /**
  * How a collection made by switching to a server is spread over its nodes.
  */
-qdrant_cluster: ClusterSettings, defaults: StrategyDefaults, };
+qdrant_cluster: ClusterSettings, defaults: StrategyDefaults, 
+/**
+ * Read scanned pages by OCR (the library's setting); none keeps it.
+ */
+ocr?: boolean | null, 
+/**
+ * Read-only: the Tesseract OCR runs, or why there is none and how to install it.
+ */
+ocr_engine?: string | null, };
 
 /**
  * One sentence a server, or none when its key would not cross the network in clear.
@@ -422,7 +511,7 @@ assets_problem: string | null,
  */
 log_folder: string | null, };
 
-export type Stage = "reading" | "describing" | "summarising" | "embedding" | "indexing";
+export type Stage = "reading" | "ocr" | "describing" | "summarising" | "embedding" | "indexing";
 
 export type IngestProgress = { file: string, stage: Stage, done: number, total: number, };
 

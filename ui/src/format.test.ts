@@ -34,6 +34,13 @@ describe('progress', () => {
   it('says what is happening', () => {
     expect(progressText({ file: 'a.pdf', stage: 'describing', done: 3, total: 40 })).toBe('describing pages 3/40');
     expect(progressText({ file: 'a.pdf', stage: 'reading', done: 0, total: 1 })).toBe('reading pages');
+    expect(progressText({ file: 'scan.pdf', stage: 'ocr', done: 3, total: 20 })).toBe('reading scanned pages (OCR) 3/20');
+  });
+
+  it('holds at the end of reading while a scan is read by OCR', () => {
+    const read = overallProgress({ stage: 'reading', done: 1, total: 1 });
+    expect(overallProgress({ stage: 'ocr', done: 10, total: 20 })).toBeCloseTo(read);
+    expect(overallProgress({ stage: 'describing', done: 0, total: 4 })).toBeCloseTo(read);
   });
 });
 

@@ -58,6 +58,7 @@ export function formatDate(iso: string): string {
 
 export const STAGES: readonly IngestStage[] = [
   'reading',
+  'ocr',
   'describing',
   'summarising',
   'embedding',
@@ -67,6 +68,8 @@ export const STAGES: readonly IngestStage[] = [
 /** Share of the whole ingestion each stage takes (describing pages dominates). */
 const STAGE_SHARE: Record<IngestStage, number> = {
   reading: 0.05,
+  // Most documents have no scans and skip it; a scan's count of pages shows in the text.
+  ocr: 0,
   describing: 0.55,
   summarising: 0.1,
   embedding: 0.2,
@@ -75,6 +78,7 @@ const STAGE_SHARE: Record<IngestStage, number> = {
 
 export const STAGE_LABELS: Record<IngestStage, string> = {
   reading: 'reading pages',
+  ocr: 'reading scanned pages (OCR)',
   describing: 'describing pages',
   summarising: 'summarising sections',
   embedding: 'embedding',

@@ -59,8 +59,9 @@ export function matches(doc: DocumentRecord, words: readonly string[]): boolean 
   return words.every((w) => text.includes(w));
 }
 
-// Problems first: a failed document needs a decision, one being ingested will change.
-const STATUS_ORDER: Record<DocumentStatus, number> = { failed: 0, ingesting: 1, ready: 2 };
+// Problems first: a failed or interrupted document needs a decision, one being ingested
+// will change.
+const STATUS_ORDER: Record<DocumentStatus, number> = { failed: 0, interrupted: 0, ingesting: 1, ready: 2 };
 
 const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 

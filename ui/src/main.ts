@@ -135,6 +135,8 @@ function build(): void {
     }
     document.title = `${VIEWS.find((v) => v.name === name)?.label ?? ''} · PageTree`;
     if (name === 'history') showHistory();
+    // Read from the library each time: an ingest may have chosen its model since.
+    if (name === 'settings' && shown !== 'settings') void loadSettings();
     if (focus && shown !== null && shown !== name) views[name].querySelector<HTMLElement>('h2')?.focus();
     shown = name;
     bus.emit('shown', name);

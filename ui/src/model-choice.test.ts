@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DocumentRecord, DocumentStatus } from './api';
-import { DENSE_MODELS, isDenseModelId, modelChangeNote, reembeds } from './model-choice';
+import { DENSE_MODELS, isDenseModelId, modelChange, modelChangeNote, reembeds } from './model-choice';
 import { documentRecord } from './test-records';
 
 function doc(id: number, pages: number, status: DocumentStatus = 'ready'): DocumentRecord {
@@ -39,5 +39,15 @@ describe('choosing the embedding model', () => {
     expect(isDenseModelId('minilm')).toBe(true);
     expect(isDenseModelId('bge')).toBe(false);
     expect(DENSE_MODELS['e5-small'].name).toBe('multilingual-e5-small');
+  });
+});
+
+describe('modelChange', () => {
+  it('asks to confirm only a change that re-embeds documents', () => {
+    expect(modelChange('e5-small+minilm', 'e5-small+minilm', [doc(1, 10)])).toBe('none');
+    expect(modelChange(null, 'minilm', [doc(1, 10)])).toBe('none');
+    expect(modelChange('minilm', 'e5-small', [])).toBe('record');
+    expect(modelChange('minilm', 'e5-small', [doc(1, 10, 'ingesting')])).toBe('record');
+    expect(modelChange('e5-small+minilm', 'minilm', [doc(1, 10)])).toBe('reembed');
   });
 });

@@ -88,3 +88,19 @@ export function modelChangeNote(
     'on a 2-core machine, without reading the PDFs again. Searches wait until it is done; if it is interrupted, the library keeps its current model.'
   );
 }
+
+/**
+ * What the model select asks of a library made with `current`: nothing, recording the
+ * model for the documents to come, or re-embedding the ones there (which the person
+ * must confirm first).
+ */
+export type ModelChange = 'none' | 'record' | 'reembed';
+
+export function modelChange(
+  current: DenseModelId | null | undefined,
+  chosen: DenseModelId,
+  documents: readonly DocumentRecord[],
+): ModelChange {
+  if (current === chosen || current === null || current === undefined) return 'none';
+  return reembeds(current, chosen, documents) ? 'reembed' : 'record';
+}

@@ -12,6 +12,8 @@ export function documentRecord(id: number, name: string, extra: Partial<Document
     content_hash: `h${id}`,
     page_count: 10,
     pages_without_text: 0,
+    pages_read_by_ocr: 0,
+    pages_needing_ocr: 0,
     node_count: 12,
     status: 'ready',
     error: null,

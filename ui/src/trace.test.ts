@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceStep } from './api';
-import { curveGeometry, DEFAULT_BOX, describeStep, formatScore } from './trace';
+import { curveGeometry, DEFAULT_BOX, describeStep, formatScore, stepName } from './trace';
 
 function step(scores: number[], kept: number, knee: number | null = null): TraceStep {
   return {
@@ -22,8 +22,10 @@ describe('curveGeometry', () => {
     const g = curveGeometry(step([0.9, 0.5, 0.3, 0.2, 0.1], 2, 1));
     expect(g.points).toHaveLength(5);
     expect(g.points[0]).toMatchObject({ x: padLeft, y: padTop, kept: true });
-    expect(g.points[4]).toMatchObject({ x: right, y: bottom, kept: false });
-    expect(g.yRange).toEqual([0.1, 0.9]);
+    expect(g.points[4]).toMatchObject({ x: right, kept: false });
+    // The axis starts at 0: the worst score, 0.1, sits an ninth of the way up, not at the bottom.
+    expect(g.points[4]?.y).toBeCloseTo(padTop + ((0.9 - 0.1) / 0.9) * (bottom - padTop), 1);
+    expect(g.yRange).toEqual([0, 0.9]);
     expect(g.xRange).toEqual([0, 4]);
   });
 
@@ -42,7 +44,7 @@ describe('curveGeometry', () => {
     const g = curveGeometry(step([0.9, 0.5, 0.3, 0.2, 0.1], 2, 1));
     expect(g.knee?.index).toBe(1);
     expect(g.knee?.id).toBe(101);
-    expect(g.chord).toEqual({ x1: padLeft, y1: padTop, x2: right, y2: bottom });
+    expect(g.chord).toEqual({ x1: padLeft, y1: padTop, x2: right, y2: g.points[4]?.y });
   });
 
   it('has no cut when everything is kept', () => {
@@ -64,7 +66,7 @@ describe('curveGeometry', () => {
   it('centres a single candidate', () => {
     const g = curveGeometry(step([0.7], 1, 0));
     expect(g.points[0]?.x).toBe(padLeft + (right - padLeft) / 2);
-    expect(g.points[0]?.y).toBe(padTop + (bottom - padTop) / 2);
+    expect(g.points[0]?.y).toBe(padTop);
     expect(g.knee?.index).toBe(0);
     expect(g.flat).toBe(true);
   });
@@ -72,12 +74,12 @@ describe('curveGeometry', () => {
   it('draws two candidates at both ends without a chord', () => {
     const g = curveGeometry(step([0.8, 0.4], 1));
     expect(g.points.map((p) => p.x)).toEqual([padLeft, right]);
-    expect(g.points.map((p) => p.y)).toEqual([padTop, bottom]);
+    expect(g.points.map((p) => p.y)).toEqual([padTop, padTop + (bottom - padTop) / 2]);
     expect(g.chord).toBeNull();
     expect(g.cutLine.split(' ')).toHaveLength(2);
   });
 
-  it('draws equal scores as a flat line in the middle, without NaN', () => {
+  it('draws equal scores as a level line at their height, without NaN', () => {
     const g = curveGeometry(step([0.5, 0.5, 0.5, 0.5], 4));
     expect(g.flat).toBe(true);
     const ys = new Set(g.points.map((p) => p.y));
@@ -94,6 +96,22 @@ describe('curveGeometry', () => {
     expect(none.keptLine).toBe('');
     expect(none.cutLine.split(' ')).toHaveLength(2);
     expect(none.cutX).toBe(padLeft);
+  });
+
+  it('starts the axis at 0 so that a small drop looks small', () => {
+    const g = curveGeometry(step([2.1, 2.05, 2.03], 1));
+    expect(g.yRange).toEqual([0, 2.1]);
+    const drop = g.points[2]!.y - g.points[0]!.y;
+    expect(drop).toBeLessThan((bottom - padTop) * 0.05);
+  });
+
+  it('keeps negative scores on the plot and all-zero scores on the axis', () => {
+    const neg = curveGeometry(step([1, -1], 1));
+    expect(neg.yRange).toEqual([-1, 1]);
+    expect(neg.points.map((p) => p.y)).toEqual([padTop, bottom]);
+    const zero = curveGeometry(step([0, 0], 1));
+    expect(zero.yRange).toEqual([0, 1]);
+    expect(zero.points.map((p) => p.y)).toEqual([bottom, bottom]);
   });
 
   it('honours a custom box', () => {
@@ -120,5 +138,13 @@ describe('labels', () => {
     );
     expect(describeStep(step([], 0))).toBe('no candidates');
     expect(describeStep(step([0.3, 0.2], 2))).toBe('kept all 2, beam 0');
+  });
+});
+
+describe('stepName', () => {
+  it('says the budget-filling step in words and leaves the others as they are', () => {
+    expect(stepName('budget filled')).toBe('Filled the rest of the budget with the document’s best other pages');
+    expect(stepName('Budget filled ')).toMatch(/^Filled the rest of the budget/);
+    expect(stepName('roots')).toBe('roots');
   });
 });

@@ -47,11 +47,11 @@ export interface CurveGeometry {
   chord: { x1: number; y1: number; x2: number; y2: number } | null;
   /** Candidate indices the x axis spans. */
   xRange: [number, number];
-  /** Scores the y axis spans (bottom, top). */
+  /** Scores the y axis spans (bottom, top): from 0, or the lowest score when below 0. */
   yRange: [number, number];
   /** Plot area, inside the padding. */
   plot: { left: number; top: number; right: number; bottom: number };
-  /** True when every score is the same (the curve is a flat line in the middle). */
+  /** True when every score is the same (the curve is a level line, without a chord). */
   flat: boolean;
 }
 
@@ -68,16 +68,18 @@ export function curveGeometry(step: TraceStep, box: Box = DEFAULT_BOX): CurveGeo
   const n = candidates.length;
   const kept = Math.max(0, Math.min(Math.floor(step.kept), n));
   const scores = candidates.map((c) => c.score);
-  const hi = n > 0 ? Math.max(...scores) : 1;
-  const lo = n > 0 ? Math.min(...scores) : 0;
-  const flat = n > 0 && hi - lo <= Math.abs(hi) * 1e-9;
+  const best = n > 0 ? Math.max(...scores) : 1;
+  const worst = n > 0 ? Math.min(...scores) : 0;
+  const flat = n > 0 && best - worst <= Math.abs(best) * 1e-9;
+  // The axis starts at 0 (or below, for negative scores), so a small drop looks small.
+  const lo = Math.min(0, worst);
+  const hi = Math.max(0, best) > lo ? Math.max(0, best) : lo + 1;
   const yRange: [number, number] = [lo, hi];
   const xRange: [number, number] = [0, Math.max(0, n - 1)];
   const plotW = plot.right - plot.left;
   const plotH = plot.bottom - plot.top;
   const xOf = (i: number) => (n <= 1 ? plot.left + plotW / 2 : plot.left + (i / (n - 1)) * plotW);
-  const yOf = (s: number) =>
-    flat ? plot.top + plotH / 2 : plot.top + ((hi - s) / (hi - lo)) * plotH;
+  const yOf = (s: number) => plot.top + ((hi - s) / (hi - lo)) * plotH;
 
   const points: CurvePoint[] = candidates.map((c, i) => ({
     x: round(xOf(i)),
@@ -128,6 +130,16 @@ export function formatScore(v: number): string {
   if (abs >= 100) return v.toFixed(0);
   if (abs >= 1) return String(Number(v.toFixed(2)));
   return String(Number(v.toPrecision(3)));
+}
+
+// Step labels the engine writes in its own shorthand, said in words for the trace panel.
+const STEP_WORDS: Record<string, string> = {
+  'budget filled': 'Filled the rest of the budget with the document’s best other pages',
+};
+
+/** A trace step's label as the trace panel shows it. */
+export function stepName(label: string): string {
+  return STEP_WORDS[label.trim().toLowerCase()] ?? label;
 }
 
 /** One line that says what a step did, e.g. "kept 4 of 12, knee at #4". */

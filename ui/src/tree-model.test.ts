@@ -9,6 +9,11 @@ import {
   pageRange,
   visibleRows,
   splitKeywords,
+  SHOWN_KEYWORDS,
+  isReadableKeyword,
+  nodeTitle,
+  cutAtWord,
+  descriptionUnderTitle,
   ZOOM_LEVELS,
   zoomStep,
 } from './tree-model';
@@ -174,11 +179,79 @@ describe('zoomStep', () => {
 });
 
 describe('splitKeywords', () => {
-  it('keeps the first ones in order and the rest for later', () => {
-    const words = Array.from({ length: 30 }, (_, i) => `k${i}`);
-    const { shown, hidden } = splitKeywords(words, 24);
-    expect(shown).toEqual(words.slice(0, 24));
-    expect(hidden).toEqual(words.slice(24));
-    expect(splitKeywords(['a'], 24)).toEqual({ shown: ['a'], hidden: [] });
+  it('keeps readable keywords in order: no stop words, short or letterless tokens, or repeats', () => {
+    const { shown, hidden, offerMore } = splitKeywords(
+      ['revenue', 'add', 'continue', 'of', 'Q3', '2023', '10-K', 'ab', 'Revenue', 'meat', 'données'],
+    );
+    expect(shown).toEqual(['revenue', 'meat', 'données']);
+    expect(hidden).toEqual([]);
+    expect(offerMore).toBe(false);
+  });
+
+  it('shows at most eight and offers the rest only when they are few', () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `term${String.fromCharCode(97 + (i % 26))}${i}`);
+    const few = splitKeywords(words(12));
+    expect(few.shown).toEqual(words(12).slice(0, SHOWN_KEYWORDS));
+    expect(few.hidden).toHaveLength(4);
+    expect(few.offerMore).toBe(true);
+    const many = splitKeywords(words(105));
+    expect(many.shown).toHaveLength(8);
+    expect(many.offerMore).toBe(false);
+  });
+});
+
+describe('isReadableKeyword', () => {
+  it('needs three letters and is not a stop word', () => {
+    expect(isReadableKeyword('EBITDA')).toBe(true);
+    expect(isReadableKeyword('10-K')).toBe(false);
+    expect(isReadableKeyword('1,234')).toBe(false);
+    expect(isReadableKeyword('The')).toBe(false);
+    expect(isReadableKeyword('add')).toBe(false);
+    expect(isReadableKeyword('sí')).toBe(false);
+    expect(isReadableKeyword('año')).toBe(true);
+  });
+});
+
+describe('nodeTitle', () => {
+  const d = (description: string, title?: string | null) => ({ description, title });
+
+  it('uses the heading title when there is one', () => {
+    expect(nodeTitle(d('Revenue grew by 4% in the quarter.', 'Results of operations'))).toBe('Results of operations');
+    expect(nodeTitle(d('Revenue grew.', '  '))).toBe('Revenue grew.');
+    expect(nodeTitle(d('Revenue grew.', null))).toBe('Revenue grew.');
+  });
+
+  it('takes the first sentence or line of the description', () => {
+    expect(nodeTitle(d('Net sales rose 4%. Costs fell in the U.S. market.'))).toBe('Net sales rose 4%.');
+    expect(nodeTitle(d('Item 7 Management discussion\nRevenue grew.'))).toBe('Item 7 Management discussion');
+    expect(nodeTitle(d('See p. 5 and section 3.2 for the details'))).toBe('See p. 5 and section 3.2 for the details');
+    expect(nodeTitle(d('U.S. sales rose. Other text.'))).toBe('U.S. sales rose.');
+    expect(nodeTitle(d(''))).toBe('');
+  });
+
+  it('cuts a long first sentence at a word, never inside one, with an ellipsis', () => {
+    const long = 'The company reported consolidated revenues of 1,234 million dollars driven by strong demand across all segments and regions of operation';
+    const title = nodeTitle(d(long), 60);
+    expect(title.endsWith('…')).toBe(true);
+    expect(title.length).toBeLessThanOrEqual(61);
+    const body = title.slice(0, -1);
+    expect(long.startsWith(body)).toBe(true);
+    expect(long[body.length]).toBe(' ');
+  });
+});
+
+describe('cutAtWord', () => {
+  it('keeps short text whole and cuts long text at a space', () => {
+    expect(cutAtWord('a  short\ttext', 20)).toBe('a short text');
+    expect(cutAtWord('alpha beta, gamma delta', 12)).toBe('alpha beta…');
+    expect(cutAtWord('supercalifragilistic', 5)).toBe('super…');
+  });
+});
+
+describe('descriptionUnderTitle', () => {
+  it('is empty when the title is the whole description, else the whole description', () => {
+    expect(descriptionUnderTitle({ description: 'Only one sentence.' })).toBe('');
+    expect(descriptionUnderTitle({ description: 'One. Two more.' })).toBe('One. Two more.');
+    expect(descriptionUnderTitle({ description: 'One.', title: 'Heading' })).toBe('One.');
   });
 });

@@ -177,7 +177,100 @@ export function zoomStep(current: number, direction: 1 | -1): number {
   return levels[Math.min(levels.length - 1, Math.max(0, target))] ?? 1;
 }
 
-/** The first `limit` keywords to show, and the rest. */
-export function splitKeywords(keywords: string[], limit: number): { shown: string[]; hidden: string[] } {
-  return { shown: keywords.slice(0, limit), hidden: keywords.slice(limit) };
+
+/** A node as stored, with the heading title the engine gives sections where it knows one. */
+type Titled = Pick<Node, 'description'> & { title?: string | null };
+
+/** The longest title a row shows before it is cut at a word. */
+export const TITLE_CHARS = 90;
+
+/**
+ * `text` cut to at most `max` characters at a word boundary, with an ellipsis when cut;
+ * a single word longer than `max` is the one case cut inside a word.
+ */
+export function cutAtWord(text: string, max: number): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  if (clean.length <= max) return clean;
+  const head = clean.slice(0, max);
+  const space = head.lastIndexOf(' ');
+  const cut = space > 0 ? head.slice(0, space) : head;
+  return `${cut.replace(/[\s,;:.–—-]+$/u, '')}…`;
+}
+
+/**
+ * What a row is called: its heading title when the engine has one, else the first line
+ * or sentence of its description, cut at a word.
+ */
+export function nodeTitle(node: Titled, max = TITLE_CHARS): string {
+  const title = node.title?.trim();
+  if (title) return cutAtWord(title, max);
+  const text = node.description.trim();
+  if (!text) return '';
+  const firstLine = text.split(/\n/)[0] ?? text;
+  // A sentence ends at . ! or ? followed by a space; "p. 5" or "3.2" do not end one.
+  const sentence = /^(.*?[^\s.!?]{2}[.!?])(?=\s|$)/u.exec(firstLine)?.[1] ?? firstLine;
+  return cutAtWord(sentence, max);
+}
+
+/**
+ * The description shown under the title: none when the title already is the whole of it,
+ * else the description (the title came from its start, so the reader sees the rest).
+ */
+export function descriptionUnderTitle(node: Titled): string {
+  const text = node.description.replace(/\s+/g, ' ').trim();
+  return text === nodeTitle(node, Number.MAX_SAFE_INTEGER) ? '' : text;
+}
+
+// English stop words and verbs that say nothing about a section ("add", "continue").
+const KEYWORD_STOP_WORDS = new Set(
+  (
+    'a about above after again against all also am an and any are as at be because been before ' +
+    'being below between both but by can could did do does doing down during each etc few for ' +
+    'from further had has have having he her here hers him his how i if in into is it its itself ' +
+    'just may me might more most must my no nor not now of off on once only or other our ours out ' +
+    'over own per same shall she should so some such than that the their theirs them then there ' +
+    'these they this those through thus to too under until up upon very via was we were what when ' +
+    'where which while who whom why will with within without would yet you your yours ' +
+    'add added adds continue continued continues get gets got go goes make makes made use used uses ' +
+    'using see seen said say says take takes taken give given one two three new many much well ' +
+    'page pages section sections item items part parts table figure total include includes including ' +
+    'following follows based related like need needs way ways thing things'
+  ).split(/\s+/),
+);
+
+/** Whether `keyword` says something: three letters or more, a letter in it, not a stop word. */
+export function isReadableKeyword(keyword: string): boolean {
+  const word = keyword.trim().toLowerCase();
+  if (!/\p{L}/u.test(word)) return false;
+  if ([...word.matchAll(/\p{L}/gu)].length < 3) return false;
+  return !KEYWORD_STOP_WORDS.has(word);
+}
+
+/** The keyword chips a row shows. */
+export const SHOWN_KEYWORDS = 8;
+/** "and N more" is offered only when N is this or fewer; beyond it the list is noise. */
+export const MORE_KEYWORDS_OFFERED = 8;
+
+/**
+ * The readable keywords, without duplicates: the first `limit` to show, the rest hidden,
+ * and whether to offer the rest ("and N more") at all.
+ */
+export function splitKeywords(
+  keywords: string[],
+  limit = SHOWN_KEYWORDS,
+): { shown: string[]; hidden: string[]; offerMore: boolean } {
+  const seen = new Set<string>();
+  const readable: string[] = [];
+  for (const k of keywords) {
+    const key = k.trim().toLowerCase();
+    if (seen.has(key) || !isReadableKeyword(k)) continue;
+    seen.add(key);
+    readable.push(k.trim());
+  }
+  const hidden = readable.slice(limit);
+  return {
+    shown: readable.slice(0, limit),
+    hidden,
+    offerMore: hidden.length > 0 && hidden.length <= MORE_KEYWORDS_OFFERED,
+  };
 }

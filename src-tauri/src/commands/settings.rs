@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use pagetree::embed::DenseModel;
 use pagetree::ingest::NoProgress;
 use pagetree::migrate::MigrationTarget;
 use pagetree::secret::ApiKey;
@@ -35,6 +36,9 @@ async fn current(
     qdrant_storage: KeyStorage,
 ) -> CommandResult<AppSettings> {
     let preferences = Preferences::load(library.catalog()).await?;
+    let ocr_engine = tokio::task::spawn_blocking(pagetree::ocr::describe_engine)
+        .await
+        .unwrap_or_default();
     let settings = library.settings();
     let (qdrant_mode, qdrant_url, qdrant_cluster) = match library.location() {
         StoreLocation::Embedded => (
@@ -61,6 +65,8 @@ async fn current(
         qdrant_key_storage: qdrant_storage.describe(),
         qdrant_cluster,
         defaults: preferences.defaults,
+        ocr: Some(settings.ocr),
+        ocr_engine: Some(ocr_engine),
     })
 }
 
@@ -113,17 +119,16 @@ pub async fn save_settings(
     library.set_qdrant_key(ApiKey::new(qdrant_key.unwrap_or_default()));
     // First, because it is the part most likely to fail (a server away or refusing).
     move_vectors_if_asked(&mut library, &settings).await?;
-    if let Some(model) = settings.dense_model {
-        let points = library.switch_dense_model(model, &NoProgress).await?;
-        if points > 0 {
-            tracing::info!(model = model.id(), points, "library re-embedded");
-        }
-    }
+    // The model is not saved here: changing it re-embeds every page, which only
+    // `change_dense_model` does, after the person confirmed it.
 
     let mut library_settings = library.settings().clone();
     library_settings.llm_base_url = filled(&settings.llm_base_url);
     library_settings.llm_model = filled(&settings.llm_model);
     library_settings.llm_answer_deadline_secs = settings.llm_answer_deadline_secs;
+    if let Some(ocr) = settings.ocr {
+        library_settings.ocr = ocr;
+    }
     library.update_settings(library_settings).await?;
 
     let preferences = Preferences {
@@ -140,6 +145,24 @@ pub async fn save_settings(
     let (key, storage) = read_key(&state.keys).await;
     let llm = for_library(library.settings(), key);
     library.set_llm(llm);
+    current(&library, storage, qdrant_storage).await
+}
+
+/// Makes `model` the library's embedding model: recorded in a library without documents,
+/// every page re-embedded in one with documents. The UI calls it only after the person
+/// chose another model and confirmed what re-embedding costs.
+#[tauri::command]
+pub async fn change_dense_model(
+    state: State<'_, AppState>,
+    model: DenseModel,
+) -> CommandResult<AppSettings> {
+    let mut library = state.library_for_writing().await?;
+    let points = library.switch_dense_model(model, &NoProgress).await?;
+    if points > 0 {
+        tracing::info!(model = model.id(), points, "library re-embedded");
+    }
+    let (_, storage) = read_key(&state.keys).await;
+    let (_, qdrant_storage) = read_key(&state.qdrant_keys).await;
     current(&library, storage, qdrant_storage).await
 }
 

@@ -78,6 +78,13 @@ impl Strategy {
 }
 
 impl TreeStrategy {
+    /// Whether what this strategy leaves of a token budget is filled with the best other
+    /// pages of the documents it chose: every strategy that stops by its own rule (flat
+    /// top-k already takes the best pages until the budget is spent).
+    pub(crate) fn fills_budget(&self) -> bool {
+        !matches!(self, TreeStrategy::Flat { .. })
+    }
+
     /// Runs the strategy from `roots` (one root id per searchable document) over the
     /// leaves of `documents`; the chosen nodes' payloads are read.
     pub(in crate::search) async fn select(

@@ -295,6 +295,8 @@ mod tests {
             content_hash: String::new(),
             page_count: Some(pages),
             pages_without_text: Some(0),
+            pages_read_by_ocr: Some(0),
+            pages_needing_ocr: Some(0),
             node_count: Some(pages),
             status: DocumentStatus::Ready,
             error: None,

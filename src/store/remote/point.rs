@@ -120,6 +120,7 @@ mod tests {
             page_end: 2,
             description: "Capital expenditure — «Отчёт» 2018".into(),
             keywords: vec!["capex".into(), "3m".into()],
+            title: Some("Capital expenditure".into()),
             card: Some(crate::card::DocumentCard {
                 organization: Some("3M Company".into()),
                 kind: Some(crate::card::DocumentKind::AnnualReport),

@@ -45,7 +45,9 @@ impl RemoteStore {
         let Some(status) = status_of(&err) else {
             return StoreError::Remote {
                 url,
-                detail: crate::redact::credentials(&format!("could not {what}: {err}"))
+                detail: self
+                    .redactor
+                    .scrub(&format!("could not {what}: {err}"))
                     .into_owned(),
             };
         };
@@ -57,15 +59,21 @@ impl RemoteStore {
             },
             Failure::Unreachable => StoreError::Unreachable {
                 url,
-                detail: connection_detail(status.message()),
+                detail: self
+                    .redactor
+                    .scrub(&connection_detail(status.message()))
+                    .into_owned(),
             },
             Failure::Refused => StoreError::Refused {
                 url,
-                detail: status.message().to_string(),
+                detail: self.redactor.scrub(status.message()).into_owned(),
             },
             Failure::Busy | Failure::Other => StoreError::Remote {
                 url,
-                detail: format!("could not {what}: {}", status.message()),
+                detail: self
+                    .redactor
+                    .scrub(&format!("could not {what}: {}", status.message()))
+                    .into_owned(),
             },
         }
     }

@@ -164,7 +164,9 @@ function answerDetails(outcome: AskOutcome): HTMLElement {
           h(
             'div',
             { class: 'chips', role: 'group', 'aria-label': 'Cited pages' },
-            ...cited.map((c) => citationChip(c, quotes.get(`${c.document.toLowerCase()}:${c.page}`) ?? '')),
+            ...cited.map((c) =>
+              citationChip(c, quotes.get(`${c.document.toLowerCase()}:${c.page}`) ?? '', outcome.passages),
+            ),
           ),
         )
       : null,
@@ -226,7 +228,7 @@ async function ask(): Promise<void> {
     await listenTokens();
     const outcome = await api.ask(text, parsed.value, searchSettings(), conversationId, requestId);
     conversationId = outcome.conversation_id;
-    const rendered = renderAnswer(outcome.answer.text);
+    const rendered = renderAnswer(outcome.answer.text, outcome.passages);
     body.replaceWith(rendered);
     message.append(answerDetails(outcome));
     message.setAttribute('aria-busy', 'false');

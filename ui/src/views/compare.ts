@@ -44,10 +44,15 @@ import {
   type ParamsEditor,
 } from './parts';
 import { scopeChip } from './scope-chip';
+import { unavailableReason } from '../strategy-availability';
 
 interface StrategyControls {
   checkbox: HTMLInputElement;
   editor: ParamsEditor;
+  /** Why the strategy cannot run with the current settings; empty and hidden when it can. */
+  reason: HTMLElement;
+  /** Unticked because it could not run, so it is ticked again once it can. */
+  untickedByApp: boolean;
 }
 
 const controls = new Map<StrategyName, StrategyControls>();
@@ -289,6 +294,26 @@ const rerunSensitive = debounce(async () => {
   }
 }, 250);
 
+/** Unticks and disables the strategies that cannot run, with the reason beside each. */
+function applyAvailability(): void {
+  for (const [name, c] of controls) {
+    const reason = unavailableReason(name, state.settings);
+    c.reason.textContent = reason ?? '';
+    c.reason.hidden = reason === null;
+    if (reason !== null) {
+      if (c.checkbox.checked) c.untickedByApp = true;
+      c.checkbox.checked = false;
+      c.checkbox.disabled = true;
+      c.editor.setDisabled(true);
+    } else if (c.checkbox.disabled) {
+      c.checkbox.disabled = false;
+      if (c.untickedByApp) c.checkbox.checked = true;
+      c.untickedByApp = false;
+      c.editor.setDisabled(!c.checkbox.checked);
+    }
+  }
+}
+
 function applyDefaults(): void {
   const settings = state.settings;
   const strategies = completeStrategies(settings?.defaults.strategies);
@@ -300,7 +325,7 @@ function prefill(p: Prefill): void {
   question.value = p.question;
   if (p.strategy) {
     const c = controls.get(p.strategy.name);
-    if (c) {
+    if (c && !c.checkbox.disabled) {
       c.checkbox.checked = true;
       c.editor.write(p.strategy);
       c.editor.setDisabled(false);
@@ -320,7 +345,9 @@ export function createCompareView(): HTMLElement {
     if (!strategy) throw new Error(name);
     const editor = paramsEditor(name, strategy, `cmp-${name}`);
     checkbox.addEventListener('change', () => editor.setDisabled(!checkbox.checked));
-    controls.set(name, { checkbox, editor });
+    const reason = h('p', { class: 'strategy-unavailable', id: `use-${name}-why`, 'data-testid': `unavailable-${name}`, hidden: true });
+    checkbox.setAttribute('aria-describedby', reason.id);
+    controls.set(name, { checkbox, editor, reason, untickedByApp: false });
     return h(
       'div',
       { class: 'strategy-card' },
@@ -330,6 +357,7 @@ export function createCompareView(): HTMLElement {
         checkbox,
         h('label', { for: checkbox.id }, strategyLabel(name)),
       ),
+      reason,
       h('p', { class: 'hint' }, STRATEGY_HELP[name]),
       editor.el,
     );
@@ -367,9 +395,11 @@ export function createCompareView(): HTMLElement {
   });
   bus.on('settings', () => {
     if (!dirty) applyDefaults();
+    applyAvailability();
   });
   bus.on('prefill-compare', prefill);
   if (state.settings) applyDefaults();
+  applyAvailability();
   results.append(analysisSlot, skippedList, columns, summary.el, tracePanel.el);
   return h(
     'section',

@@ -1,8 +1,8 @@
 // Draws a trace step's score curve as inline SVG (geometry in ../trace.ts).
 
 import type { TraceStep } from '../api';
-import { svg } from '../dom';
-import { curveGeometry, DEFAULT_BOX, formatScore, type Box } from '../trace';
+import { h, svg } from '../dom';
+import { curveGeometry, DEFAULT_BOX, formatScore, stepName, type Box } from '../trace';
 
 export interface CurveOptions {
   box?: Box;
@@ -14,10 +14,12 @@ export function renderCurve(step: TraceStep, options: CurveOptions = {}): SVGSVG
   const box = options.box ?? DEFAULT_BOX;
   const g = curveGeometry(step, box);
   const n = g.points.length;
+  const scores = g.points.map((p) => p.score);
+  const label = stepName(step.label);
   const summary =
     n === 0
-      ? `${step.label}: no candidates`
-      : `${step.label}: ${n} candidates, scores ${formatScore(g.yRange[1])} to ${formatScore(g.yRange[0])}, ` +
+      ? `${label}: no candidates`
+      : `${label}: ${n} candidates, scores ${formatScore(Math.max(...scores))} to ${formatScore(Math.min(...scores))}, ` +
         `${g.kept} kept${g.knee ? `, knee at rank ${g.knee.index + 1}` : ''}`;
   const root = svg('svg', {
     class: 'curve',
@@ -38,10 +40,10 @@ export function renderCurve(step: TraceStep, options: CurveOptions = {}): SVGSVG
     );
     return root;
   }
-  // y labels: best and worst score; x labels: first and last rank.
+  // y labels: the axis's top and bottom (0); x labels: first and last rank.
   root.append(
     svg('text', { class: 'tick', x: left - 4, y: top + 4, 'text-anchor': 'end' }, formatScore(g.yRange[1])),
-    svg('text', { class: 'tick', x: left - 4, y: bottom, 'text-anchor': 'end' }, g.flat ? '' : formatScore(g.yRange[0])),
+    svg('text', { class: 'tick', x: left - 4, y: bottom, 'text-anchor': 'end' }, formatScore(g.yRange[0])),
     svg('text', { class: 'tick', x: left, y: bottom + 14, 'text-anchor': 'start' }, '1'),
     svg('text', { class: 'tick', x: right, y: bottom + 14, 'text-anchor': 'end' }, String(n)),
     svg('text', { class: 'tick', x: (left + right) / 2, y: bottom + 14, 'text-anchor': 'middle' }, 'rank'),
@@ -71,4 +73,45 @@ export function renderCurve(step: TraceStep, options: CurveOptions = {}): SVGSVG
     );
   }
   return root;
+}
+
+/** The curve's marks in words, each drawn as the curve draws it (same classes, same CSS). */
+export const CURVE_MARKS: readonly { kind: 'kept' | 'cut' | 'knee' | 'cut-line' | 'chord'; words: string }[] = [
+  { kind: 'kept', words: 'kept: the line and dots of the candidates the step kept' },
+  { kind: 'cut', words: 'cut (grey): the candidates the step left out' },
+  { kind: 'knee', words: 'knee: where the scores stop falling fast' },
+  { kind: 'cut-line', words: 'where the step cut' },
+  { kind: 'chord', words: 'from the best to the last score; the knee is the point farthest from it' },
+];
+
+function curveMark(kind: (typeof CURVE_MARKS)[number]['kind']): SVGSVGElement {
+  const icon = svg('svg', { class: 'curve legend-curve', width: 22, height: 12, viewBox: '0 0 22 12', 'aria-hidden': 'true' });
+  switch (kind) {
+    case 'kept':
+    case 'cut':
+      icon.append(
+        svg('polyline', { class: kind, points: '1,6 21,6' }),
+        svg('circle', { class: `pt ${kind}`, cx: 11, cy: 6, r: 2.6 }),
+      );
+      break;
+    case 'knee':
+      icon.append(svg('circle', { class: 'knee', cx: 11, cy: 6, r: 4.5 }));
+      break;
+    case 'cut-line':
+      icon.append(svg('line', { class: 'cut-line', x1: 11, y1: 0, x2: 11, y2: 12 }));
+      break;
+    case 'chord':
+      icon.append(svg('line', { class: 'chord', x1: 1, y1: 2, x2: 21, y2: 10 }));
+      break;
+  }
+  return icon;
+}
+
+/** The legend of the score curve: every mark `renderCurve` draws. */
+export function curveLegend(): HTMLElement {
+  return h(
+    'ul',
+    { class: 'trace-legend curve-legend', 'aria-label': 'What the curve’s marks mean', 'data-testid': 'curve-legend' },
+    ...CURVE_MARKS.map((m) => h('li', { 'data-mark': m.kind }, curveMark(m.kind), m.words)),
+  );
 }

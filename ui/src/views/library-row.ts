@@ -135,6 +135,8 @@ export function makeRow(on: RowActions): Row {
       if (doc?.node_count != null) metaParts.push(`${doc.node_count} nodes`);
       if (doc?.language) metaParts.push(doc.language.charAt(0).toUpperCase() + doc.language.slice(1));
       if (doc?.pages_without_text) metaParts.push(`${doc.pages_without_text} without text`);
+      if (doc?.pages_read_by_ocr) metaParts.push(`${doc.pages_read_by_ocr} read by OCR`);
+      if (doc?.pages_needing_ocr) metaParts.push(`${doc.pages_needing_ocr} scanned, need OCR`);
       if (doc?.describer) metaParts.push(`described ${doc.describer}`);
       if (doc?.added_at) metaParts.push(`added ${formatDate(doc.added_at)}`);
       meta.textContent = metaParts.join(' · ');

@@ -1,10 +1,11 @@
 // Pieces several views share: page chips, answers with citation links, strategy
 // parameter inputs, fusion and section scoring choices.
 
-import { FUSION_METHODS, SECTION_SCORINGS, type Citation, type ContextPage, type Strategy, type StrategyName } from '../api';
+import { FUSION_METHODS, SECTION_SCORINGS, type Citation, type ContextPage, type Passage, type Strategy, type StrategyName } from '../api';
 import { segmentAnswer, citationLabel } from '../citations';
 import { field, h, markInvalid, uniqueId, type Child } from '../dom';
 import { pageLabel } from '../format';
+import { passageFor } from '../passages';
 import {
   FUSION_HELP,
   FUSION_LABELS,
@@ -38,16 +39,20 @@ export function pageChip(page: Pick<ContextPage, 'doc_id' | 'file_name' | 'page'
 }
 
 /** A cited page chip (by document name) that opens the viewer. */
-export function citationChip(citation: Citation, quote = ''): HTMLButtonElement {
+export function citationChip(citation: Citation, quote = '', passages: readonly Passage[] = []): HTMLButtonElement {
   return h(
     'button',
-    { type: 'button', class: 'chip page-chip', onclick: () => void openCitation(citation, quote) },
+    {
+      type: 'button',
+      class: 'chip page-chip',
+      onclick: () => void openCitation(citation, quote, passageFor(passages, citation, quote)),
+    },
     citationLabel(citation),
   );
 }
 
 /** An answer's text with its citations as buttons that open the cited page. */
-export function renderAnswer(text: string): HTMLDivElement {
+export function renderAnswer(text: string, passages: readonly Passage[] = []): HTMLDivElement {
   const body = h('div', { class: 'answer-text' });
   for (const segment of segmentAnswer(text)) {
     if (segment.kind === 'text') {
@@ -65,7 +70,7 @@ export function renderAnswer(text: string): HTMLDivElement {
             class: 'cite',
             'data-testid': 'citation',
             title: `Open ${citationLabel(c)}`,
-            onclick: () => void openCitation(c, segment.quote),
+            onclick: () => void openCitation(c, segment.quote, passageFor(passages, c, segment.quote)),
           },
           citationLabel(c),
         ),

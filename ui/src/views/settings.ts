@@ -25,7 +25,8 @@ import {
 } from '../strategy-form';
 import { fusionFields, fusionMethodSelect, paramsEditor, type ParamsEditor } from './parts';
 import { readCluster } from '../cluster-form';
-import { DENSE_MODEL_IDS, DENSE_MODELS, isDenseModelId, modelChangeNote, reembeds } from '../model-choice';
+import { DENSE_MODEL_IDS, DENSE_MODELS, isDenseModelId, modelChange, modelChangeNote } from '../model-choice';
+import { confirmDialog } from './dialogs';
 
 const baseUrl = h('input', { id: 'set-llm-url', type: 'url', placeholder: 'http://127.0.0.1:8080/v1', autocomplete: 'off' });
 const model = h('input', { id: 'set-llm-model', type: 'text', placeholder: 'model name', autocomplete: 'off' });
@@ -83,6 +84,8 @@ const rrfK = h('input', { id: 'set-rrf', type: 'number', min: 1, step: 1, inputm
 const fusionMethod = fusionMethodSelect('set-fusion');
 const fusion = fusionFields(fusionMethod, rrfK, 'The reciprocal rank fusion constant.');
 const budget = h('input', { id: 'set-budget', type: 'number', min: 1, step: 100, placeholder: 'no limit', inputmode: 'numeric' });
+const ocr = h('input', { id: 'set-ocr', type: 'checkbox', 'data-testid': 'ocr' });
+const ocrEngine = h('p', { class: 'hint', 'data-testid': 'ocr-engine' });
 const save = h('button', { type: 'submit', class: 'primary', 'data-testid': 'settings-save' }, 'Save');
 const saveResult = h('p', { class: 'save-result', role: 'status' });
 const editors = new Map<StrategyName, ParamsEditor>();
@@ -178,6 +181,8 @@ function fill(settings: AppSettings): void {
   libraryModel.textContent = settings.embedding_model
     ? `This library's vectors are made by ${settings.embedding_model}.`
     : '';
+  ocr.checked = settings.ocr ?? true;
+  ocrEngine.textContent = settings.ocr_engine ?? '';
   denseModel.value = settings.dense_model ?? 'minilm';
   syncDenseModel();
   modeEmbedded.checked = settings.qdrant_mode !== 'remote';
@@ -253,6 +258,7 @@ function read(): AppSettings | null {
     qdrant_api_key: qdrantKey.value === '' ? null : qdrantKey.value,
     qdrant_key_storage: base?.qdrant_key_storage ?? '',
     qdrant_cluster: cluster.cluster,
+    ocr: ocr.checked,
     defaults: {
       strategies,
       fusion: search.value.fusion,
@@ -262,6 +268,8 @@ function read(): AppSettings | null {
 }
 
 export async function loadSettings(): Promise<void> {
+  const view = saveResult.closest('section');
+  view?.setAttribute('aria-busy', 'true');
   try {
     const settings = await api.getSettings();
     setSettings(settings);
@@ -269,6 +277,8 @@ export async function loadSettings(): Promise<void> {
   } catch (err) {
     saveResult.textContent = `Could not read the settings: ${errorMessage(err)}`;
     saveResult.className = 'save-result error';
+  } finally {
+    view?.removeAttribute('aria-busy');
   }
 }
 
@@ -351,6 +361,18 @@ export function createSettingsView(): HTMLElement {
     h(
       'fieldset',
       {},
+      h('legend', {}, 'Scanned pages'),
+      h(
+        'div',
+        { class: 'radio' },
+        ocr,
+        h('label', { for: ocr.id }, 'Read pages without a text layer by OCR (Tesseract) when documents are added'),
+      ),
+      ocrEngine,
+    ),
+    h(
+      'fieldset',
+      {},
       h('legend', {}, 'Vector index (Qdrant)'),
       h(
         'div',
@@ -393,16 +415,43 @@ export function createSettingsView(): HTMLElement {
     const settings = read();
     if (!settings) return;
     saveResult.className = 'save-result';
+    // The model as the library has it now (an ingest may have settled it since the form was filled).
+    let library: AppSettings;
+    try {
+      library = await api.getSettings();
+    } catch (err) {
+      saveResult.className = 'save-result error';
+      saveResult.textContent = `Not saved: ${errorMessage(err)}`;
+      return;
+    }
+    const chosen = chosenDenseModel();
+    const change = modelChange(library.dense_model, chosen, state.documents);
+    const reembedAgreed =
+      change === 'reembed' &&
+      (await confirmDialog(
+        `Re-embed the library with ${DENSE_MODELS[chosen].name}?`,
+        modelChangeNote(library.dense_model, chosen, state.documents),
+        'Re-embed',
+      ));
+    if (change === 'reembed' && !reembedAgreed) {
+      denseModel.value = library.dense_model ?? chosen;
+      syncDenseModel();
+      saveResult.textContent = `Nothing saved: the library keeps ${library.embedding_model}.`;
+      return;
+    }
     const moving =
       settings.qdrant_mode !== state.settings?.qdrant_mode ||
       (settings.qdrant_mode === 'remote' && settings.qdrant_url !== state.settings?.qdrant_url);
     saveResult.textContent = moving
       ? 'Moving the vectors and checking the copy…'
-      : reembeds(state.settings?.dense_model, chosenDenseModel(), state.documents)
-        ? `Re-embedding the library with ${DENSE_MODELS[chosenDenseModel()].name}…`
+      : reembedAgreed
+        ? `Re-embedding the library with ${DENSE_MODELS[chosen].name}…`
         : 'Saving…';
     try {
-      const saved = await busy(save, () => api.saveSettings(settings));
+      const saved = await busy(save, async () => {
+        const result = await api.saveSettings(settings);
+        return change === 'record' || reembedAgreed ? api.changeDenseModel(chosen) : result;
+      });
       setSettings(saved);
       fill(saved);
       saveResult.className = 'save-result ok';

@@ -6,9 +6,9 @@ import { api, errorMessage, type OutlineDocument, type SearchResult, type Strate
 import { h, replace } from '../dom';
 import { stem } from '../format';
 import { strategyLabel } from '../strategy-form';
-import { describeStep } from '../trace';
+import { describeStep, stepName } from '../trace';
 import { marksAt, stepCount, touchedIds, traceRows } from '../trace-paths';
-import { renderCurve } from './curve';
+import { curveLegend, renderCurve } from './curve';
 import { dateStamp, offerDownload } from './save';
 import { marker, renderTraceTree, standaloneSvg, STATE_WORDS, STRATEGY_COLOURS, type Shown } from './trace-tree';
 
@@ -45,6 +45,7 @@ export function createTracePanel(): TracePanel {
   const curveArea = h('div', { class: 'plot' });
   const about = h('p', { class: 'step-desc', 'data-testid': 'trace-step-desc' });
   const status = h('p', { class: 'muted', role: 'status' });
+  const markers = legend();
   const el = h(
     'section',
     { class: 'trace-panel', 'aria-labelledby': 'trace-title', 'data-testid': 'trace-view', hidden: true },
@@ -68,7 +69,7 @@ export function createTracePanel(): TracePanel {
       'div',
       { class: 'trace-body' },
       treeArea,
-      h('aside', { class: 'trace-side' }, curveArea, about, legend()),
+      h('aside', { class: 'trace-side' }, curveArea, curveLegend(), about, markers.el),
     ),
     exportArea,
   );
@@ -112,7 +113,8 @@ export function createTracePanel(): TracePanel {
     const finals = shownResults.map((r) => marksAt(r, r.trace.length));
     const rows = traceRows(outline, finals);
     const firstStep = first.trace[Math.min(step, first.trace.length - 1)];
-    stepLabel.textContent = `${step + 1} of ${steps}${firstStep ? `: ${firstStep.label}` : ''}`;
+    stepLabel.textContent = `${step + 1} of ${steps}${firstStep ? `: ${stepName(firstStep.label)}` : ''}`;
+    markers.show(shownResults.map((r) => r.strategy.name));
     const names = shownResults.map((r) => r.strategy.name).join(' and ');
     drawn = renderTraceTree(rows, shown, `Trace of ${names} at step ${step + 1} of ${steps}`);
     replace(treeArea, drawn);
@@ -198,24 +200,56 @@ export function createTracePanel(): TracePanel {
   };
 }
 
-function legend(): HTMLElement {
-  const item = (state: keyof typeof STATE_WORDS) => {
-    const icon = h('span', { class: 'legend-icon', 'aria-hidden': 'true' });
-    const drawnIcon = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-    drawnIcon.setAttribute('width', '14');
-    drawnIcon.setAttribute('height', '14');
-    drawnIcon.append(marker(state, STRATEGY_COLOURS.knee, 7, 7, STATE_WORDS[state]));
-    icon.append(drawnIcon);
-    return h('li', {}, icon, STATE_WORDS[state]);
-  };
-  return h(
-    'ul',
-    { class: 'trace-legend', 'aria-label': 'What the markers mean' },
-    item('selected'),
-    item('beam'),
-    item('kept'),
-    item('cut'),
-    item('eliminated'),
-    h('li', {}, h('span', { class: 'legend-now', 'aria-hidden': 'true' }), 'ranked at this step'),
+/** Shapes drawn in the legend in a neutral colour: the colour says the strategy. */
+const SHAPE_COLOUR = '#374151';
+
+function icon(draw: SVGGElement): HTMLElement {
+  const box = h('span', { class: 'legend-icon', 'aria-hidden': 'true' });
+  const drawnIcon = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  drawnIcon.setAttribute('width', '14');
+  drawnIcon.setAttribute('height', '14');
+  drawnIcon.append(draw);
+  box.append(drawnIcon);
+  return box;
+}
+
+/**
+ * The trace tree's legend: what each shape means, and which strategy each colour is
+ * (the grey squares of the flat overlay included), for the strategies drawn.
+ */
+function legend(): { el: HTMLElement; show(names: StrategyName[]): void } {
+  const item = (state: keyof typeof STATE_WORDS) =>
+    h('li', {}, icon(marker(state, SHAPE_COLOUR, 7, 7, STATE_WORDS[state])), STATE_WORDS[state]);
+  const colours = h('ul', { class: 'trace-legend', 'aria-label': 'Which strategy each colour is', 'data-testid': 'trace-colours' });
+  const el = h(
+    'div',
+    {},
+    h(
+      'ul',
+      { class: 'trace-legend', 'aria-label': 'What the markers mean' },
+      item('selected'),
+      item('beam'),
+      item('kept'),
+      item('cut'),
+      item('eliminated'),
+      h('li', {}, h('span', { class: 'legend-now', 'aria-hidden': 'true' }), 'ranked at this step'),
+    ),
+    colours,
   );
+  return {
+    el,
+    show(names) {
+      replace(
+        colours,
+        ...names.map((name, i) =>
+          h(
+            'li',
+            { 'data-strategy': name },
+            icon(marker('selected', STRATEGY_COLOURS[name], 7, 7, strategyLabel(name))),
+            `${strategyLabel(name)}${i === 0 ? ' (left column)' : ' (overlay, right column)'}: its colour in every shape`,
+          ),
+        ),
+      );
+    },
+  };
 }

@@ -11,7 +11,9 @@ import {
   expandableIds,
   indexTree,
   initialExpanded,
+  descriptionUnderTitle,
   nextFocus,
+  nodeTitle,
   pageRange,
   splitKeywords,
   visibleRows,
@@ -133,21 +135,13 @@ function loadThumb(img: HTMLImageElement): void {
     });
 }
 
-function kindOf(node: Node, tree: TreeIndex): string {
-  if (tree.roots.includes(node.id)) return 'document';
-  return node.level === 0 ? 'page' : 'section';
-}
-
-// A root's keywords are the union of its whole document's (hundreds on a 10-K): the
-// first few say what it is about; the rest wait behind a button.
-const SHOWN_KEYWORDS = 24;
-
+/** The keyword chips of a row: a few readable ones, and the rest only when they are few. */
 function keywordList(keywords: string[]): HTMLElement | null {
-  if (keywords.length === 0) return null;
-  const { shown, hidden } = splitKeywords(keywords, SHOWN_KEYWORDS);
+  const { shown, hidden, offerMore } = splitKeywords(keywords);
+  if (shown.length === 0) return null;
   const list = h('ul', { class: 'chips', 'aria-label': 'Keywords' }, ...shown.map((k) => h('li', { class: 'chip kw' }, k)));
-  if (hidden.length > 0) {
-    const more = h('button', { type: 'button', class: 'link more-keywords' }, `+${hidden.length} more`);
+  if (offerMore) {
+    const more = h('button', { type: 'button', class: 'link more-keywords' }, `and ${hidden.length} more`);
     more.addEventListener('click', (e) => {
       e.stopPropagation();
       more.parentElement?.remove();
@@ -163,6 +157,8 @@ function rowElement(row: Row): HTMLLIElement {
   let el = rowEls.get(node.id);
   if (!el && loaded) {
     const isLeaf = !row.hasChildren;
+    const isRoot = loaded.tree.roots.includes(node.id);
+    const rest = descriptionUnderTitle(node);
     const thumb = isLeaf
       ? h(
           'button',
@@ -207,11 +203,11 @@ function rowElement(row: Row): HTMLLIElement {
           h(
             'div',
             { class: 'node-head' },
-            h('span', { class: 'node-kind' }, kindOf(node, loaded.tree)),
+            h('span', { class: 'node-title' }, nodeTitle(node) || `${isRoot ? 'Document' : 'Pages'} ${pageRange(node)}`),
             h('span', { class: 'node-pages' }, pageRange(node)),
             h('span', { class: 'hl-mark' }, 'selected by the strategy'),
           ),
-          h('p', { class: 'node-desc' }, node.description || '(no description)'),
+          rest ? h('p', { class: 'node-desc' }, rest) : null,
           keywordList(node.keywords),
         ),
         thumb,

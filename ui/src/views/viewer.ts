@@ -1,11 +1,14 @@
-// The page viewer: a page rendered large, its text beside it, and the cited sentence
-// highlighted (the sentence of the answer the citation backs, matched by word overlap).
+// The page viewer: a page rendered large, its text beside it, and the cited passage
+// marked: boxed on the page image where the answer gave its place (an extractive
+// answer's quote), and highlighted in the text (the passage, else the sentence of the
+// answer the citation backs, matched by word overlap).
 
-import { api, errorMessage, type Citation } from '../api';
+import { api, errorMessage, type Citation, type Passage } from '../api';
 import { state, setDocuments } from '../app';
 import { h, replace } from '../dom';
 import { documentFor, stem } from '../format';
 import { bestSentence, markRange } from '../highlight';
+import { boxStyles, rowLabelRange } from '../passages';
 import { closeDialog, openDialog } from './dialogs';
 
 export interface PageTarget {
@@ -17,6 +20,8 @@ export interface PageTarget {
   quote?: string;
   /** Other pages of the same citation, for prev/next (e.g. pp.3-4). */
   pageCount?: number | null;
+  /** The quoted passage with its place on the page, when the answer gave one. */
+  passage?: Passage;
 }
 
 const VIEW_WIDTH = 1000;
@@ -87,7 +92,7 @@ export function openPage(target: PageTarget): void {
 }
 
 /** Opens the viewer on a cited page, finding the document by the name the answer used. */
-export async function openCitation(citation: Citation, quote: string): Promise<void> {
+export async function openCitation(citation: Citation, quote: string, passage?: Passage): Promise<void> {
   let doc = documentFor(citation, state.documents);
   if (!doc) {
     try {
@@ -111,7 +116,14 @@ export async function openCitation(citation: Citation, quote: string): Promise<v
     els.close.focus();
     return;
   }
-  openPage({ docId: doc.id, page: citation.page, name: doc.name, quote, pageCount: doc.page_count });
+  openPage({
+    docId: doc.id,
+    page: citation.page,
+    name: doc.name,
+    quote: passage?.quote ?? quote,
+    pageCount: doc.page_count,
+    ...(passage ? { passage } : {}),
+  });
 }
 
 async function show(target: PageTarget): Promise<void> {
@@ -136,10 +148,22 @@ async function show(target: PageTarget): Promise<void> {
   if (mine !== token) return;
   const problems: string[] = [];
   if (image.status === 'fulfilled') {
-    replace(
-      els.image,
-      h('img', { src: image.value, alt: `Page ${target.page} of ${stem(name)}`, width: VIEW_WIDTH, decoding: 'async' }),
-    );
+    const img = h('img', { src: image.value, alt: `Page ${target.page} of ${stem(name)}`, width: VIEW_WIDTH, decoding: 'async' });
+    // Boxes are drawn for the page they were found on only (prev/next leave them).
+    const boxes = target.passage?.page === target.page ? target.passage.boxes : null;
+    const marks = boxes
+      ? boxStyles(boxes).map((box) =>
+          h('div', {
+            class: 'passage-box',
+            'data-testid': 'passage-box',
+            'aria-hidden': 'true',
+            style: `left:${box.left};top:${box.top};width:${box.width};height:${box.height}`,
+          }),
+        )
+      : [];
+    replace(els.image, h('div', { class: 'page-figure' }, img, ...marks));
+    const first = marks[0];
+    if (first && typeof first.scrollIntoView === 'function') first.scrollIntoView({ block: 'center' });
   } else {
     replace(els.image, h('p', { class: 'error' }, `The page could not be rendered: ${errorMessage(image.reason)}`));
     problems.push('image');
@@ -149,7 +173,9 @@ async function show(target: PageTarget): Promise<void> {
     if (pageText.trim() === '') {
       replace(els.text, h('p', { class: 'muted' }, 'This page has no text layer (a scanned image?).'));
     } else {
-      const match = target.quote ? bestSentence(pageText, target.quote) : null;
+      const row = target.passage?.kind === 'row' ? rowLabelRange(pageText, target.passage.quote) : null;
+      const found = row ? { ...row, text: pageText.slice(row.start, row.end), score: 1, shared: [] } : null;
+      const match = found ?? (target.quote ? bestSentence(pageText, target.quote) : null);
       const parts = markRange(pageText, match);
       replace(
         els.text,

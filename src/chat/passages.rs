@@ -1,0 +1,749 @@
+//! The passages of a page an answer can quote: its sentences (at least a clause each)
+//! and its table rows, read across the row with each value's column header.
+
+use std::collections::HashSet;
+
+use unicode_segmentation::UnicodeSegmentation;
+
+use super::layout::{BoxRect, PageLayout};
+
+/// Fewest words a quoted sentence has: a clause, never a lone word or a heading.
+const MIN_SENTENCE_WORDS: usize = 5;
+/// Longest quote of a sentence, in words; a longer one is cut with an ellipsis.
+const MAX_SENTENCE_WORDS: usize = 60;
+/// How far above a row its column headers are looked for, in rows.
+const HEADER_ROWS_UP: usize = 40;
+/// Most values of a row that are shown.
+const MAX_ROW_VALUES: usize = 8;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PassageKind {
+    Sentence,
+    Row,
+}
+
+/// One value of a table row under its column's header.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    pub header: Option<String>,
+    pub value: String,
+}
+
+/// A passage that may answer a question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub kind: PassageKind,
+    /// A sentence as printed; a row's label.
+    pub text: String,
+    /// A row's values with their headers (empty for a sentence).
+    pub cells: Vec<Cell>,
+    /// The page's glyphs the passage is made of (empty without a layout).
+    pub glyphs: Vec<usize>,
+    /// Glyphs of the headers of a row's values (boxed too).
+    pub header_glyphs: Vec<usize>,
+}
+
+impl Candidate {
+    /// The text the question is matched against: a sentence, or a row's label with its
+    /// headers.
+    pub fn match_text(&self) -> String {
+        match self.kind {
+            PassageKind::Sentence => self.text.clone(),
+            PassageKind::Row => {
+                let mut headers: Vec<&str> = Vec::new();
+                for header in self.cells.iter().filter_map(|c| c.header.as_deref()) {
+                    if !headers.contains(&header) {
+                        headers.push(header);
+                    }
+                }
+                format!("{} {}", self.text, headers.join(" "))
+                    .trim()
+                    .to_string()
+            }
+        }
+    }
+
+    /// The quote as shown: a sentence, or a row's label and values with their headers,
+    /// the values under `first_years` first.
+    pub fn quote(&self, first_years: &[u16]) -> String {
+        match self.kind {
+            PassageKind::Sentence => self.text.clone(),
+            PassageKind::Row => {
+                let named = |cell: &Cell| {
+                    cell.header
+                        .as_deref()
+                        .is_some_and(|h| years_in(h).iter().any(|y| first_years.contains(y)))
+                };
+                let mut cells: Vec<&Cell> = self.cells.iter().filter(|c| named(c)).collect();
+                cells.extend(self.cells.iter().filter(|c| !named(c)));
+                let values: Vec<String> = cells
+                    .iter()
+                    .map(|cell| match &cell.header {
+                        Some(header) => format!("{header}: {}", cell.value),
+                        None => cell.value.clone(),
+                    })
+                    .collect();
+                format!("{} — {}", self.text, values.join("; "))
+            }
+        }
+    }
+
+    /// Years the passage names (a row's, in its headers and label).
+    pub fn years(&self) -> Vec<u16> {
+        years_in(&self.match_text())
+    }
+}
+
+/// Years from 1900 to 2099 written as four digits, or as `FY22`.
+pub(crate) fn years_in(text: &str) -> Vec<u16> {
+    let mut years = Vec::new();
+    for word in text.split(|c: char| !c.is_alphanumeric()) {
+        let upper = word.to_ascii_uppercase();
+        let digits = upper
+            .strip_prefix("FY")
+            .or_else(|| upper.strip_prefix('Q').and_then(|r| r.get(1..)))
+            .unwrap_or(&upper);
+        let year = match digits.len() {
+            4 => digits
+                .parse::<u16>()
+                .ok()
+                .filter(|y| (1900..2100).contains(y)),
+            2 if upper.starts_with("FY") => digits.parse::<u16>().ok().map(|y| 2000 + y),
+            _ => None,
+        };
+        if let Some(year) = year.filter(|y| !years.contains(y)) {
+            years.push(year);
+        }
+    }
+    years
+}
+
+/// True for a table value: a number with its sign, currency, percent or parentheses,
+/// or a dash standing for nothing.
+pub(crate) fn is_value(text: &str) -> bool {
+    let t = text.trim();
+    if matches!(t, "—" | "–" | "-" | "— %" | "—%") {
+        return true;
+    }
+    let core = t
+        .trim_start_matches(['(', '$', '€', '£', '¥', '+', '-', '−', '–', ' '])
+        .trim_end_matches([')', '%', ' ', '*']);
+    let core = core.trim_start_matches(['$', '€', '£', ' ']);
+    !core.is_empty()
+        && core.chars().any(|c| c.is_ascii_digit())
+        && core
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | ' '))
+        && !core.contains("  ")
+}
+
+fn is_plain_year(text: &str) -> bool {
+    let t = text.trim();
+    t.len() == 4 && years_in(t).len() == 1
+}
+
+fn word_count(text: &str) -> usize {
+    text.split_whitespace().count()
+}
+
+/// A run of a line's characters with no column gap inside.
+#[derive(Debug, Clone)]
+struct Fragment {
+    text: String,
+    glyphs: Vec<usize>,
+    rect: BoxRect,
+}
+
+/// The passages of a page read from its layout.
+pub fn from_layout(layout: &PageLayout) -> Vec<Candidate> {
+    let fragments = fragments(layout);
+    let rows = rows(&fragments);
+    let (mut candidates, used) = table_rows(&rows, &fragments);
+    let used: HashSet<usize> = used
+        .into_iter()
+        .flat_map(|f| fragments[f].glyphs.iter().copied())
+        .collect();
+    // The page's text in reading order, table rows taken out, each char with its glyph.
+    let mut flow: Vec<(char, Option<usize>)> = Vec::with_capacity(layout.glyphs.len());
+    for (index, glyph) in layout.glyphs.iter().enumerate() {
+        if used.contains(&index) {
+            if flow.last().is_none_or(|(c, _)| *c != '\u{1}') {
+                flow.push(('\u{1}', None));
+            }
+            continue;
+        }
+        flow.push((glyph.ch, glyph.rect.map(|_| index)));
+    }
+    candidates.extend(sentences(&flow));
+    candidates
+}
+
+/// The passages of a page known only by its text (a scan read by OCR, or a file that
+/// moved): sentences, and rows whose values end a line.
+pub fn from_text(text: &str) -> Vec<Candidate> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut candidates = Vec::new();
+    let mut row_lines = HashSet::new();
+    for (at, line) in lines.iter().enumerate() {
+        let Some((label, values)) = split_row(line) else {
+            continue;
+        };
+        row_lines.insert(at);
+        // The header: the nearest line above made of as many short tokens, or years.
+        let header = lines[at.saturating_sub(HEADER_ROWS_UP)..at]
+            .iter()
+            .rev()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .find(|tokens| {
+                tokens.len() >= values.len()
+                    && tokens[tokens.len() - values.len()..]
+                        .iter()
+                        .all(|t| is_plain_year(t))
+            });
+        let cells = values
+            .iter()
+            .enumerate()
+            .map(|(i, value)| Cell {
+                header: header
+                    .as_ref()
+                    .map(|h| h[h.len() - values.len() + i].to_string()),
+                value: value.clone(),
+            })
+            .collect();
+        candidates.push(Candidate {
+            kind: PassageKind::Row,
+            text: label,
+            cells,
+            glyphs: Vec::new(),
+            header_glyphs: Vec::new(),
+        });
+    }
+    let mut flow: Vec<(char, Option<usize>)> = Vec::with_capacity(text.len());
+    for (at, line) in lines.iter().enumerate() {
+        if row_lines.contains(&at) {
+            flow.push(('\u{1}', None));
+        } else {
+            flow.extend(line.chars().map(|c| (c, None)));
+        }
+        flow.push(('\n', None));
+    }
+    candidates.extend(sentences(&flow));
+    candidates
+}
+
+/// A line that is a label followed by values: the label and the values.
+fn split_row(line: &str) -> Option<(String, Vec<String>)> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let mut values: Vec<String> = Vec::new();
+    let mut at = tokens.len();
+    while at > 0 && is_value(tokens[at - 1]) {
+        at -= 1;
+        values.insert(0, tokens[at].to_string());
+        if at > 0 && matches!(tokens[at - 1], "$" | "€" | "£") {
+            at -= 1;
+            values[0] = format!("{}{}", tokens[at], values[0]);
+        }
+    }
+    let label = tokens[..at].join(" ");
+    let letters = label.chars().filter(|c| c.is_alphabetic()).count();
+    if values.is_empty() || letters < 3 || values.iter().all(|v| is_plain_year(v)) {
+        return None;
+    }
+    values.truncate(MAX_ROW_VALUES);
+    Some((label.trim_end_matches([':', '.']).to_string(), values))
+}
+
+fn fragments(layout: &PageLayout) -> Vec<Fragment> {
+    let mut fragments: Vec<Fragment> = Vec::new();
+    let mut current: Option<Fragment> = None;
+    let mut pending_space = false;
+    for (index, glyph) in layout.glyphs.iter().enumerate() {
+        let Some(rect) = glyph.rect else {
+            if glyph.ch == '\n' {
+                fragments.extend(current.take());
+            } else if glyph.ch.is_whitespace() {
+                pending_space = true;
+            }
+            continue;
+        };
+        if let Some(fragment) = current.as_mut() {
+            let last = fragment.rect;
+            let height = last.height.max(rect.height).max(1.0);
+            let same_line =
+                (last.center_y() - rect.center_y()).abs() < 0.5 * last.height.min(rect.height);
+            let gap = rect.x - last.right();
+            if same_line && gap < 0.9 * height && gap > -height {
+                if pending_space || gap > 0.2 * height {
+                    fragment.text.push(' ');
+                }
+                fragment.text.push(glyph.ch);
+                fragment.glyphs.push(index);
+                fragment.rect = last.union(&rect);
+                pending_space = false;
+                continue;
+            }
+            fragments.extend(current.take());
+        }
+        pending_space = false;
+        current = Some(Fragment {
+            text: glyph.ch.to_string(),
+            glyphs: vec![index],
+            rect,
+        });
+    }
+    fragments.extend(current);
+    fragments
+}
+
+/// Fragments grouped into visual rows, top to bottom, each left to right.
+fn rows(fragments: &[Fragment]) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..fragments.len()).collect();
+    order.sort_by(|&a, &b| {
+        fragments[a]
+            .rect
+            .center_y()
+            .total_cmp(&fragments[b].rect.center_y())
+    });
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    for index in order {
+        let rect = fragments[index].rect;
+        let joins = rows.last().is_some_and(|row| {
+            let first = fragments[row[0]].rect;
+            (first.center_y() - rect.center_y()).abs() < 0.45 * first.height.min(rect.height)
+        });
+        match rows.last_mut() {
+            Some(row) if joins => row.push(index),
+            _ => rows.push(vec![index]),
+        }
+    }
+    for row in &mut rows {
+        row.sort_by(|&a, &b| fragments[a].rect.x.total_cmp(&fragments[b].rect.x));
+    }
+    rows
+}
+
+/// A row's label and value fragments, when it is a table row: a label, then values
+/// (a lone currency sign joins the value after it, a lone % the value before).
+/// A table row's label fragments and its values' fragments.
+type RowParts = (Vec<usize>, Vec<Vec<usize>>);
+
+fn row_parts(row: &[usize], fragments: &[Fragment]) -> Option<RowParts> {
+    let mut label = Vec::new();
+    let mut values: Vec<Vec<usize>> = Vec::new();
+    let mut pending_sign: Option<usize> = None;
+    for &index in row {
+        let text = fragments[index].text.trim();
+        if matches!(text, "$" | "€" | "£") {
+            pending_sign = Some(index);
+            continue;
+        }
+        if matches!(text, "%" | ")" | "%)") {
+            if let Some(last) = values.last_mut() {
+                last.push(index);
+                continue;
+            }
+        }
+        if is_value(text) {
+            if label.is_empty() {
+                return None;
+            }
+            let mut value: Vec<usize> = pending_sign.take().into_iter().collect();
+            value.push(index);
+            values.push(value);
+        } else if values.is_empty() {
+            label.extend(pending_sign.take());
+            label.push(index);
+        } else {
+            // Text after the values: another table beside this one, left out.
+            break;
+        }
+    }
+    let label_text: String = label
+        .iter()
+        .map(|&i| fragments[i].text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let letters = label_text.chars().filter(|c| c.is_alphabetic()).count();
+    let all_years = values
+        .iter()
+        .all(|v| v.iter().all(|&i| is_plain_year(&fragments[i].text)));
+    if values.is_empty() || letters < 3 || all_years || word_count(&label_text) > 30 {
+        return None;
+    }
+    Some((label, values))
+}
+
+/// The table rows among `rows`, with their headers, and every fragment they used.
+fn table_rows(rows: &[Vec<usize>], fragments: &[Fragment]) -> (Vec<Candidate>, Vec<usize>) {
+    let parts: Vec<Option<RowParts>> = rows.iter().map(|row| row_parts(row, fragments)).collect();
+    let mut candidates = Vec::new();
+    let mut used = Vec::new();
+    for (at, part) in parts.iter().enumerate() {
+        let Some((label, values)) = part else {
+            continue;
+        };
+        let value_rects: Vec<BoxRect> = values
+            .iter()
+            .map(|v| {
+                v.iter()
+                    .map(|&i| fragments[i].rect)
+                    .reduce(|a, b| a.union(&b))
+                    .unwrap_or(fragments[v[0]].rect)
+            })
+            .collect();
+        let headers = headers_above(at, rows, &parts, fragments, &value_rects);
+        let text = |indices: &[usize]| {
+            indices
+                .iter()
+                .map(|&i| fragments[i].text.trim())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let label_text = text(label).trim_end_matches([':', '.']).trim().to_string();
+        let cells: Vec<Cell> = values
+            .iter()
+            .zip(&headers)
+            .take(MAX_ROW_VALUES)
+            .map(|(value, header)| Cell {
+                header: header.map(|h| fragments[h].text.trim().to_string()),
+                value: text(value).replace("$ ", "$"),
+            })
+            .collect();
+        let mut glyphs: Vec<usize> = label
+            .iter()
+            .chain(values.iter().flatten())
+            .flat_map(|&i| fragments[i].glyphs.iter().copied())
+            .collect();
+        glyphs.sort_unstable();
+        let mut header_fragments: Vec<usize> = headers.iter().flatten().copied().collect();
+        header_fragments.dedup();
+        let header_glyphs = header_fragments
+            .iter()
+            .flat_map(|&i| fragments[i].glyphs.iter().copied())
+            .collect();
+        used.extend(label.iter().chain(values.iter().flatten()).copied());
+        candidates.push(Candidate {
+            kind: PassageKind::Row,
+            text: label_text,
+            cells,
+            glyphs,
+            header_glyphs,
+        });
+    }
+    (candidates, used)
+}
+
+/// For each value of row `at`, the fragment heading its column: from the nearest row
+/// above (that is not a row of values) which has a fragment over every value's column,
+/// or over most of them, distinct ones.
+fn headers_above(
+    at: usize,
+    rows: &[Vec<usize>],
+    parts: &[Option<RowParts>],
+    fragments: &[Fragment],
+    values: &[BoxRect],
+) -> Vec<Option<usize>> {
+    let none = vec![None; values.len()];
+    for above in (at.saturating_sub(HEADER_ROWS_UP)..at).rev() {
+        if parts[above].is_some() {
+            continue;
+        }
+        let row = &rows[above];
+        if row.iter().any(|&i| word_count(&fragments[i].text) > 15) {
+            // Prose: the table started below it.
+            return none;
+        }
+        let over = |value: &BoxRect| {
+            row.iter()
+                .copied()
+                .filter(|&i| {
+                    let r = fragments[i].rect;
+                    r.x < value.right() + 2.0
+                        && r.right() > value.x - 2.0
+                        && word_count(&fragments[i].text) <= 8
+                })
+                .min_by(|&a, &b| {
+                    let centre = |r: BoxRect| (r.x + r.right()) / 2.0;
+                    let target = (value.x + value.right()) / 2.0;
+                    (centre(fragments[a].rect) - target)
+                        .abs()
+                        .total_cmp(&(centre(fragments[b].rect) - target).abs())
+                })
+        };
+        let found: Vec<Option<usize>> = values.iter().map(over).collect();
+        let matched = found.iter().flatten().count();
+        let mut distinct: Vec<usize> = found.iter().flatten().copied().collect();
+        distinct.dedup();
+        let enough = matched * 2 >= values.len() && matched > 0;
+        if enough && (distinct.len() >= 2 || values.len() == 1) {
+            return found;
+        }
+    }
+    none
+}
+
+/// Sentences of a flow of characters (`\u{1}` marks where a table row was taken out),
+/// each with its glyphs.
+fn sentences(flow: &[(char, Option<usize>)]) -> Vec<Candidate> {
+    // Lines, then paragraphs: a line break inside a sentence joins, one after a
+    // sentence's end or after a heading splits.
+    let mut lines: Vec<Vec<(char, Option<usize>)>> = vec![Vec::new()];
+    for &(ch, glyph) in flow {
+        match ch {
+            '\n' => lines.push(Vec::new()),
+            '\u{1}' => {
+                lines.push(vec![('\u{1}', None)]);
+                lines.push(Vec::new());
+            }
+            _ => {
+                if let Some(line) = lines.last_mut() {
+                    line.push((ch, glyph));
+                }
+            }
+        }
+    }
+    let mut paragraphs: Vec<Vec<(char, Option<usize>)>> = vec![Vec::new()];
+    for line in lines {
+        let text: String = line.iter().map(|(c, _)| *c).collect();
+        let text = text.trim();
+        if text.is_empty() || text == "\u{1}" {
+            paragraphs.push(Vec::new());
+            continue;
+        }
+        let Some(paragraph) = paragraphs.last_mut() else {
+            continue;
+        };
+        let previous: String = paragraph.iter().map(|(c, _)| *c).collect();
+        let previous = previous.trim_end();
+        let ends = previous.ends_with(['.', '!', '?', ':', ';']);
+        let starts_low = text.chars().next().is_some_and(|c| c.is_lowercase());
+        let heading = !previous.is_empty() && !ends && word_count(last_line(previous)) <= 6;
+        if !previous.is_empty() && (ends || heading) && !starts_low {
+            paragraphs.push(line);
+            continue;
+        }
+        if previous.ends_with(['-', '\u{ad}']) && starts_low {
+            while paragraph
+                .last()
+                .is_some_and(|(c, _)| matches!(c, '-' | '\u{ad}' | ' '))
+            {
+                paragraph.pop();
+            }
+        } else if !previous.is_empty() {
+            paragraph.push(('\n', None));
+        }
+        paragraph.extend(line);
+    }
+    let mut out = Vec::new();
+    for paragraph in paragraphs {
+        let text: String = paragraph
+            .iter()
+            .map(|(c, _)| {
+                if *c == '\n' || *c == '\u{ad}' {
+                    ' '
+                } else {
+                    *c
+                }
+            })
+            .collect();
+        let char_at: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        for (start, sentence) in text.split_sentence_bound_indices() {
+            let first = char_at.partition_point(|&i| i < start);
+            let count = sentence.chars().count();
+            let chars = &paragraph[first..first + count];
+            if let Some(candidate) = sentence_candidate(chars) {
+                out.push(candidate);
+            }
+        }
+    }
+    out
+}
+
+fn last_line(text: &str) -> &str {
+    text.rsplit('\n').next().unwrap_or(text)
+}
+
+/// A sentence worth quoting (a clause: enough words, mostly words), cut to
+/// `MAX_SENTENCE_WORDS` words.
+fn sentence_candidate(chars: &[(char, Option<usize>)]) -> Option<Candidate> {
+    let mut words = 0;
+    let mut in_word = false;
+    let mut end = chars.len();
+    for (at, (ch, _)) in chars.iter().enumerate() {
+        let space = ch.is_whitespace() || *ch == '\u{ad}';
+        if !space && !in_word {
+            words += 1;
+            if words > MAX_SENTENCE_WORDS {
+                end = at;
+                break;
+            }
+        }
+        in_word = !space;
+    }
+    let kept = &chars[..end];
+    let text: String = kept
+        .iter()
+        .map(|(c, _)| {
+            if c.is_whitespace() || *c == '\u{ad}' {
+                ' '
+            } else {
+                *c
+            }
+        })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let word_list: Vec<&str> = text.split_whitespace().collect();
+    let wordy = word_list
+        .iter()
+        .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        .count();
+    // Running words (lower-case ones) tell a clause from a heading or a table's header
+    // line, which are mostly capitalised words and figures.
+    let running = word_list
+        .iter()
+        .filter(|w| w.chars().next().is_some_and(char::is_lowercase) && w.chars().count() >= 2)
+        .count();
+    if word_list.len() < MIN_SENTENCE_WORDS
+        || wordy < 4
+        || wordy * 2 < word_list.len()
+        || running < 3
+        || running * 10 < word_list.len() * 3
+    {
+        return None;
+    }
+    let text = if end < chars.len() {
+        format!("{text} …")
+    } else {
+        text
+    };
+    Some(Candidate {
+        kind: PassageKind::Sentence,
+        text,
+        cells: Vec::new(),
+        glyphs: kept.iter().filter_map(|(_, g)| *g).collect(),
+        header_glyphs: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chat::layout::Glyph;
+
+    /// A page laid out from lines of (x, text) pieces, 12 pt apart.
+    fn layout(lines: &[&[(f32, &str)]]) -> PageLayout {
+        let mut glyphs = Vec::new();
+        for (row, pieces) in lines.iter().enumerate() {
+            let y = 100.0 + 12.0 * row as f32;
+            for (x, text) in pieces.iter() {
+                for (i, ch) in text.chars().enumerate() {
+                    glyphs.push(Glyph {
+                        ch,
+                        rect: (!ch.is_whitespace()).then_some(BoxRect {
+                            x: x + 5.0 * i as f32,
+                            y,
+                            width: 4.5,
+                            height: 10.0,
+                        }),
+                    });
+                }
+                glyphs.push(Glyph {
+                    ch: '\n',
+                    rect: None,
+                });
+            }
+        }
+        PageLayout {
+            page: 1,
+            label: None,
+            width: 612.0,
+            height: 792.0,
+            glyphs,
+        }
+    }
+
+    #[test]
+    fn a_table_row_is_read_across_with_its_column_headers() {
+        let page = layout(&[
+            &[(10.0, "Consolidated Statement of Cash Flows")],
+            &[(300.0, "2018"), (360.0, "2017"), (420.0, "2016")],
+            &[
+                (10.0, "Purchases of property, plant and equipment"),
+                (300.0, "(1,577)"),
+                (360.0, "(1,373)"),
+                (420.0, "(1,420)"),
+            ],
+            &[
+                (10.0, "Net income"),
+                (290.0, "$"),
+                (300.0, "5,363"),
+                (360.0, "4,869"),
+                (420.0, "5,058"),
+            ],
+        ]);
+        let candidates = from_layout(&page);
+        let rows: Vec<&Candidate> = candidates
+            .iter()
+            .filter(|c| c.kind == PassageKind::Row)
+            .collect();
+        assert_eq!(rows.len(), 2, "{candidates:#?}");
+        assert_eq!(
+            rows[0].quote(&[2017]),
+            "Purchases of property, plant and equipment — 2017: (1,373); 2018: (1,577); 2016: (1,420)"
+        );
+        assert_eq!(rows[1].cells[0].value, "$5,363");
+        assert_eq!(rows[1].years(), vec![2018, 2017, 2016]);
+        assert!(candidates
+            .iter()
+            .all(|c| c.kind == PassageKind::Row || !c.text.contains("1,577")));
+    }
+
+    #[test]
+    fn sentences_join_lines_and_headings_and_fragments_are_left_out() {
+        let page = layout(&[
+            &[(10.0, "Liquidity")],
+            &[(
+                10.0,
+                "Capital expenditures were $1.6 billion in 2018, up from",
+            )],
+            &[(10.0, "the prior year. The")],
+            &[(10.0, "2018")],
+        ]);
+        let candidates = from_layout(&page);
+        let texts: Vec<&str> = candidates.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["Capital expenditures were $1.6 billion in 2018, up from the prior year."]
+        );
+        assert_eq!(
+            candidates[0].glyphs.len(),
+            texts[0].chars().filter(|c| !c.is_whitespace()).count()
+        );
+    }
+
+    #[test]
+    fn rows_of_plain_text_take_a_line_of_years_above_as_headers() {
+        let candidates = from_text(
+            "(Millions) 2018 2017\nNet sales $ 3,909 3,673\nSales grew in every region this year, the report says.",
+        );
+        assert_eq!(
+            candidates[0].quote(&[]),
+            "Net sales — 2018: $3,909; 2017: 3,673"
+        );
+        assert_eq!(candidates[1].kind, PassageKind::Sentence);
+    }
+
+    #[test]
+    fn values_and_years() {
+        for value in ["1,577", "(1,577)", "$5,363", "12.5%", "—", "(0.3)%"] {
+            assert!(is_value(value), "{value}");
+        }
+        for text in ["FY2018", "Net", "1,577 units", "2018a"] {
+            assert!(!is_value(text), "{text}");
+        }
+        assert_eq!(years_in("FY2018 and FY22, 2019"), vec![2018, 2022, 2019]);
+        assert_eq!(years_in("page 1234 of 12,000"), Vec::<u16>::new());
+    }
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { Passage } from './api';
+import { boxStyles, passageFor, rowLabelRange } from './passages';
+
+const passage = (quote: string, page: number): Passage => ({
+  document: 'A',
+  doc_id: 1,
+  page,
+  page_label: null,
+  quote,
+  kind: 'sentence',
+  score: 1,
+  boxes: { page_width: 600, page_height: 800, rects: [{ x: 60, y: 81.5, width: 120, height: 10 }] },
+});
+
+describe('passages', () => {
+  it('finds the passage a citation stands for by its quote', () => {
+    const passages = [passage('Revenue rose.', 2), passage('Costs fell sharply.', 2)];
+    expect(passageFor(passages, { document: 'a', page: 2 }, '- "Costs fell sharply." ')?.quote).toBe(
+      'Costs fell sharply.',
+    );
+    expect(passageFor(passages, { document: 'A', page: 2 }, 'something else')?.quote).toBe('Revenue rose.');
+    expect(passageFor(passages, { document: 'A', page: 3 }, 'Revenue rose.')).toBeUndefined();
+  });
+
+  it('scales boxes to the page as percentages', () => {
+    const boxes = passage('x', 1).boxes;
+    if (!boxes) throw new Error('boxes');
+    expect(boxStyles(boxes)).toEqual([{ left: '9.750%', top: '10.000%', width: '20.500%', height: '1.625%' }]);
+    expect(boxStyles({ page_width: 0, page_height: 0, rects: boxes.rects })).toEqual([]);
+  });
+
+  it('finds a row by its label across line breaks', () => {
+    const text = 'Cash flows\nNet sales\n3,909\nPurchases of property,\nplant 1,577';
+    expect(rowLabelRange(text, 'Purchases of property, plant — 2018: 1,577')).toEqual({ start: 27, end: 55 });
+    expect(rowLabelRange(text, 'Missing — 1')).toBeNull();
+  });
+});
