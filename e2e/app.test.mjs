@@ -1,7 +1,7 @@
 // End-to-end: the real PageTree window (the Tauri shell built with the UI embedded),
 // driven through tauri-driver + WebKitWebDriver under Xvfb, with real PDFs dropped from
 // a real drag source, the real engine, and a real local model (llama-server + SmolLM2).
-// run.sh sets the environment up; see ../README.md, "End-to-end tests".
+// run.sh sets the environment up; see ../docs/development.md, "Test".
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -29,7 +29,7 @@ pub fn filing(name: &str) -> PathBuf {
         .join(name);
     assert!(
         path.exists(),
-        "{} is missing: the tests read the benchmark filings from ../shared (see README)",
+        "{} is missing: the tests read the benchmark filings from ../shared (see docs/development.md)",
         path.display()
     );
     path

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::secret::ApiKey;
 
 /// How a library's collection is spread over a cluster. The defaults suit one server;
-/// README.md gives the values for a three-node cluster.
+/// docs/storage.md gives the values for a three-node cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
