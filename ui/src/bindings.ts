@@ -415,7 +415,7 @@ export type QdrantMode = "embedded" | "remote";
 
 /**
  * How a library's collection is spread over a cluster. The defaults suit one server;
- * README.md gives the values for a three-node cluster.
+ * docs/storage.md gives the values for a three-node cluster.
  */
 export type ClusterSettings = { 
 /**
