@@ -1,0 +1,10 @@
+//! Language models on this machine: OpenAI-compatible servers already running on their
+//! usual ports (Ollama, llama.cpp's `llama-server`, LM Studio), found and listed
+//! ([`detect`]), and a model file (.gguf) served by a `llama-server` PageTree starts and
+//! stops itself ([`server`]).
+
+pub mod detect;
+pub mod server;
+
+pub use detect::{detect_local_servers, DetectError, LocalServer, LocalServerKind};
+pub use server::{LocalModelServer, LocalServerError, ServerOptions};
