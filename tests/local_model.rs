@@ -48,6 +48,16 @@ async fn a_running_llama_server_is_found_on_its_port_with_its_model() {
     assert_eq!(found.kind, LocalServerKind::LlamaCpp);
     assert_eq!(found.base_url, server.base_url);
     assert_eq!(found.models, vec!["smollm2".to_string()]);
+
+    // Its window, which answers are fitted to (4,096 tokens over two slots).
+    let window = pagetree::local_llm::context_window(&server.base_url).await;
+    assert!(
+        window.is_some_and(|window| (2_048..=4_096).contains(&window)),
+        "{window:?}"
+    );
+    let nothing =
+        pagetree::local_llm::context_window(&format!("http://127.0.0.1:{closed}/v1")).await;
+    assert_eq!(nothing, None);
 }
 
 #[tokio::test]
@@ -77,7 +87,7 @@ async fn a_model_file_is_served_answers_and_its_process_is_gone_after_drop() {
             "messages": [{"role": "user", "content": "Say hello."}],
             "max_tokens": 8,
         }))
-        .timeout(Duration::from_secs(60))
+        .timeout(Duration::from_secs(180))
         .send()
         .await
         .expect("the server answers")

@@ -289,7 +289,15 @@ pub async fn run(mut args: Args) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Card(card_args) => card::run(&open(&root, &args).await?, card_args).await,
-        Command::Ask(ask_args) => ask::ask(&open(&root, &args).await?, ask_args).await,
+        Command::Ask(ask_args) => {
+            let mut library = open(&root, &args).await?;
+            // The pages sent are fitted to the server's window, when it reports one.
+            if let Some(mut llm) = library.llm_settings().cloned() {
+                pagetree::local_llm::learn_context_window(&mut llm).await;
+                library.set_llm(Some(llm));
+            }
+            ask::ask(&library, ask_args).await
+        }
         Command::History(history_args) => {
             ask::history(&open(&root, &args).await?, history_args).await
         }

@@ -171,6 +171,35 @@ async fn is_llama_cpp(http: &reqwest::Client, root: &str) -> bool {
     }
 }
 
+/// The tokens of context one request may fill at the server of `base_url` (its `/v1`
+/// or not), when it says: llama.cpp's server reports it in `/props`. None for a server
+/// that does not answer that within [`PROBE_TIMEOUT`].
+pub async fn context_window(base_url: &str) -> Option<usize> {
+    let root = base_url.trim_end_matches('/').trim_end_matches("/v1");
+    let http = reqwest::Client::builder()
+        .timeout(PROBE_TIMEOUT)
+        .connect_timeout(PROBE_TIMEOUT)
+        .build()
+        .ok()?;
+    let props: serde_json::Value = get_json(&http, 0, &format!("{root}/props")).await.ok()?;
+    let window = props
+        .get("default_generation_settings")?
+        .get("n_ctx")?
+        .as_u64()?;
+    usize::try_from(window).ok().filter(|&window| window > 0)
+}
+
+/// `settings` with the context window its server reports, when it reports one and none
+/// is known yet: answers are then fitted to it instead of overflowing it.
+pub async fn learn_context_window(settings: &mut crate::llm::LlmSettings) {
+    if settings.context_tokens.is_none() {
+        settings.context_tokens = context_window(&settings.base_url).await;
+        if let Some(window) = settings.context_tokens {
+            tracing::info!(url = %settings.shown_url(), window, "the model server's context window");
+        }
+    }
+}
+
 /// A local answer is a short model list; more than this is not one.
 const MAX_LIST_BYTES: usize = 1024 * 1024;
 

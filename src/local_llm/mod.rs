@@ -6,5 +6,8 @@
 pub mod detect;
 pub mod server;
 
-pub use detect::{detect_local_servers, DetectError, LocalServer, LocalServerKind};
+pub use detect::{
+    context_window, detect_local_servers, learn_context_window, DetectError, LocalServer,
+    LocalServerKind,
+};
 pub use server::{LocalModelServer, LocalServerError, ServerOptions};
