@@ -5,7 +5,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ask, count, dropFiles, go, paintedImages, rows, shot, sleep, testWithScreenshot, closeWindow, openWindow, xdotool } from './window.mjs';
@@ -24,6 +24,7 @@ const LONG_FILING = env('PAGETREE_E2E_LONG_FILING');
 const DOWNLOADS = env('PAGETREE_E2E_DOWNLOADS');
 const DIALOG_PICK = env('PAGETREE_E2E_DIALOG_PICK');
 const LLM_URL = env('PAGETREE_E2E_LLM_URL');
+const GGUF = env('PAGETREE_E2E_GGUF');
 const SHOTS = env('PAGETREE_E2E_SCREENSHOTS');
 const DRIVER_PORT = Number(process.env.PAGETREE_E2E_DRIVER_PORT ?? 4444);
 // A real Qdrant server for the remote-index test; without one that test is skipped.
@@ -540,4 +541,90 @@ e2eTest('a folder of filings joins the library, which filters and sorts them', a
   await shot('16-library-many-filtered.png');
   await filter.clearValue();
   assert.equal(basename(folder).startsWith('pagetree-e2e-folder-'), true);
+});
+
+/** Whether process `pid` still runs (a zombie waiting for its parent to read it has ended). */
+function running(pid) {
+  if (!existsSync(`/proc/${pid}`)) return false;
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Asks a question in a new conversation and checks that a model wrote the answer. */
+async function askForAWrittenAnswer() {
+  await go('ask');
+  await (await browser.$('button=New conversation')).click();
+  const answer = await ask(QUESTION);
+  const text = await answer.getText();
+  assert.ok(text.trim().length > 0, 'the answer is empty');
+  assert.doesNotMatch(text, /No language model is configured/);
+  assert.doesNotMatch(text, /could not be answered|cannot be reached|did not answer/);
+  return answer;
+}
+
+e2eTest('Settings lists the llama-server running on this computer, and one click answers with it', async () => {
+  await go('settings');
+  const use = await browser.$('[data-testid="use-local-model"][data-model="smollm2"]');
+  await use.waitForExist({ timeout: 30_000, timeoutMsg: 'the running llama-server is not listed' });
+  assert.equal(await use.getAttribute('data-url'), LLM_URL);
+  assert.match(await (await browser.$('[data-testid="local-servers"]')).getText(), /llama\.cpp server at http:\/\/127\.0\.0\.1:\d+\/v1/);
+  await browser.execute((el) => el.scrollIntoView({ block: 'center' }), use);
+  await shot('17-settings-local-servers.png');
+  await use.click();
+  await browser.waitUntil(async () => (await (await browser.$('p.save-result')).getText()).startsWith('Saved'), {
+    timeout: 30_000,
+    timeoutMsg: 'choosing the server did not save it',
+  });
+  assert.equal(await (await browser.$('#set-llm-url')).getValue(), LLM_URL);
+  assert.equal(await (await browser.$('#set-llm-model')).getValue(), 'smollm2');
+  // Nine filings' pages would overflow its 4,096 tokens: they are cut to fit the window
+  // it reports.
+  await askForAWrittenAnswer();
+  await shot('18-ask-detected-server.png');
+});
+
+e2eTest('"Use a model file…" serves the SmolLM2 file, answers with it, and its server ends with the window', async () => {
+  await go('settings');
+  // A smaller context than the window allows, so that the answer takes a minute or two
+  // on two busy cores.
+  const budget = await browser.$('#set-budget');
+  await browser.execute((el) => el.scrollIntoView({ block: 'center' }), budget);
+  await budget.setValue('1200');
+  await saveSettings();
+  await clickCentred('[data-testid="use-model-file"]');
+  const dialog = xdotool('search', '--sync', '--onlyvisible', '--name', '^Use a model file$').split('\n')[0];
+  xdotool('windowfocus', '--sync', dialog);
+  xdotool('key', '--window', dialog, 'ctrl+l');
+  await sleep(300);
+  xdotool('type', '--window', dialog, '--delay', '20', GGUF);
+  await sleep(300);
+  xdotool('key', '--window', dialog, 'Return');
+  const status = await browser.$('[data-testid="model-file-status"]');
+  await browser.waitUntil(async () => (await status.getAttribute('data-state')) === 'running', {
+    timeout: LONG,
+    interval: 500,
+    timeoutMsg: 'the model file was not served',
+  });
+  const pid = Number(await status.getAttribute('data-pid'));
+  assert.ok(pid > 0 && running(pid), `llama-server runs as ${pid}`);
+  assert.match(await status.getText(), /Serving .*SmolLM2-135M-Instruct\.Q4_1\.gguf with llama-server/);
+  const url = await (await browser.$('#set-llm-url')).getValue();
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  assert.notEqual(url, LLM_URL);
+  assert.equal(await (await browser.$('#set-llm-model')).getValue(), 'SmolLM2-135M-Instruct.Q4_1');
+  await browser.execute((el) => el.scrollIntoView({ block: 'center' }), status);
+  await shot('19-settings-model-file.png');
+
+  const answer = await askForAWrittenAnswer();
+  assert.ok(running(pid), 'llama-server stopped while answering');
+  await browser.execute((el) => el.scrollIntoView({ block: 'end' }), answer);
+  await shot('20-ask-model-file.png');
+
+  await closeWindow();
+  // The session is gone: polled here, not through it.
+  for (let waited = 0; running(pid) && waited < 20_000; waited += 250) await sleep(250);
+  assert.equal(running(pid), false, `llama-server (${pid}) outlived the window`);
 });

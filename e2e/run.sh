@@ -44,6 +44,10 @@ for _ in $(seq 300); do curl -sf "http://127.0.0.1:$llm_port/health" >/dev/null 
 # The app under test gets a library and a Downloads folder of its own, and a corrupt
 # copy of a real filing.
 export PAGETREE_LIBRARY="$work/library"
+# Settings looks for local model servers on this port only (the llama-server above), and
+# "Use a model file…" runs this llama-server.
+export PAGETREE_LOCAL_LLM_PORTS="$llm_port"
+export PAGETREE_LLAMA_SERVER="$llama"
 mkdir -p "$work/config" "$work/downloads"
 echo "XDG_DOWNLOAD_DIR=\"$work/downloads\"" >"$work/config/user-dirs.dirs"
 export XDG_CONFIG_HOME="$work/config"
@@ -62,6 +66,7 @@ PAGETREE_E2E_APP="$app" PAGETREE_E2E_FILING="$filing" \
   PAGETREE_E2E_DOWNLOADS="$work/downloads" \
   PAGETREE_E2E_DIALOG_PICK="$repo/tests/fixtures/with-empty-page.pdf" \
   PAGETREE_E2E_LLM_URL="http://127.0.0.1:$llm_port/v1" \
+  PAGETREE_E2E_GGUF="$assets/llm/SmolLM2-135M-Instruct.Q4_1.gguf" \
   PAGETREE_E2E_SCREENSHOTS="$shots" PAGETREE_E2E_DRIVER_PORT="$driver_port" \
   PAGETREE_E2E_QDRANT_URL="${PAGETREE_TEST_QDRANT_URL:-}" \
   PAGETREE_E2E_QDRANT_KEY="${PAGETREE_TEST_QDRANT_API_KEY:-}" \

@@ -29,14 +29,18 @@ assets="${PAGETREE_ASSETS:-${XDG_DATA_HOME:-$HOME/.local/share}/pagetree/assets}
 
 bash scripts/setup.sh
 bash scripts/setup-desktop.sh
+# The llama-server "Use a model file (.gguf)…" runs (src/local_llm/server.rs).
+bash scripts/build-llama-server.sh
 [ -x ui/node_modules/.bin/tauri ] || (cd ui && npm ci --no-audit --no-fund --loglevel=error)
 
-# The bundle's assets: a copy of what the app reads, never the test LLM.
+# The bundle's assets: a copy of what the app reads (llama-server too), never the test LLM.
 stage="$CARGO_TARGET_DIR/package-assets"
 rm -rf "$stage"
 mkdir -p "$stage/pdfium" "$stage/onnxruntime" "$stage/models"
 cp "$assets/pdfium/libpdfium.so" "$stage/pdfium/"
 cp "$assets/onnxruntime/libonnxruntime.so.1.32.0" "$stage/onnxruntime/"
+mkdir -p "$stage/bin"
+cp "$PAGETREE_CACHE/bin/llama-server" "$stage/bin/"
 cp -r "$assets/models/all-MiniLM-L6-v2" "$stage/models/"
 e5_source="$assets/models/multilingual-e5-small/src/e5.c"
 e5="$stage/models/multilingual-e5-small"

@@ -176,7 +176,7 @@ pub(crate) fn default_assets_dir() -> Option<PathBuf> {
     directories::BaseDirs::new().map(|dirs| dirs.data_dir().join("pagetree").join("assets"))
 }
 
-fn candidate_roots(explicit: Option<&Path>) -> Vec<PathBuf> {
+pub(crate) fn candidate_roots(explicit: Option<&Path>) -> Vec<PathBuf> {
     let mut roots = Vec::new();
     if let Some(dir) = explicit {
         roots.push(dir.to_path_buf());

@@ -20,6 +20,7 @@ pub mod ingest;
 pub mod language;
 pub mod library;
 pub mod llm;
+pub mod local_llm;
 pub mod migrate;
 mod model_choice;
 pub mod ocr;

@@ -68,6 +68,9 @@ pub struct LlmSettings {
     /// The most bytes read of one answer that is not streamed (descriptions, pointers,
     /// the model list); a larger one is an error, not something to hold in memory.
     pub max_response_bytes: usize,
+    /// The tokens of context the server holds for one request, when known (a server
+    /// PageTree started itself): an answer's pages are then cut to fit it.
+    pub context_tokens: Option<usize>,
 }
 
 impl LlmSettings {
@@ -105,6 +108,7 @@ impl LlmSettings {
             max_stream_bytes: 16 * 1024 * 1024,
             // A described page is a few hundred bytes of JSON.
             max_response_bytes: 4 * 1024 * 1024,
+            context_tokens: None,
         }
     }
 }

@@ -88,6 +88,10 @@ pub struct LibrarySettings {
     /// OpenAI-compatible endpoint for descriptions and answers; none means offline.
     pub llm_base_url: Option<String>,
     pub llm_model: Option<String>,
+    /// A model file (.gguf) the app serves itself with llama-server; while set, the URL
+    /// and model above are that server's (a new port each start).
+    #[serde(default)]
+    pub llm_gguf: Option<std::path::PathBuf>,
     /// Seconds one answer may take, retries included; what arrived by then is kept and
     /// marked as cut short. Libraries saved before read as the default.
     #[serde(default = "default_answer_deadline")]
@@ -109,6 +113,7 @@ impl Default for LibrarySettings {
             ocr: true,
             llm_base_url: None,
             llm_model: None,
+            llm_gguf: None,
             llm_answer_deadline_secs: DEFAULT_ANSWER_DEADLINE_SECS,
         }
     }

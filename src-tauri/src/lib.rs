@@ -11,16 +11,18 @@ mod ingest_queue;
 mod key_warnings;
 mod keys;
 mod llm;
+mod local_model;
 mod logging;
 mod state;
 
 use std::sync::Arc;
 
 use serde::Serialize;
-use tauri::{DragDropEvent, Emitter, Manager, WindowEvent};
+use tauri::{DragDropEvent, Emitter, Manager, RunEvent, WindowEvent};
 
 use crate::ingest_queue::IngestQueue;
 use crate::keys::KeyStore;
+use crate::local_model::LocalModel;
 use crate::state::{AppState, OpenLibrary};
 
 pub const DROPPED_EVENT: &str = "library://dropped";
@@ -43,6 +45,30 @@ fn warm_up(library: state::SharedLibrary) {
     });
 }
 
+/// Serves the model file the library's settings name, in the background (loading a
+/// model takes a while), then points the library at it: the server's port is new each
+/// time.
+fn serve_saved_model(library: state::SharedLibrary, local: Arc<LocalModel>) {
+    tauri::async_runtime::spawn(async move {
+        let Some(file) = library.read().await.settings().llm_gguf.clone() else {
+            return;
+        };
+        let Ok(llm) = local.start(&file).await else {
+            return;
+        };
+        let mut library = library.write().await;
+        let mut settings = library.settings().clone();
+        settings.llm_base_url = Some(llm.base_url.clone());
+        settings.llm_model = Some(llm.model.clone());
+        if let Err(err) = library.update_settings(settings).await {
+            tracing::warn!(error = %err, "the model server's address could not be saved");
+        }
+        let mut llm = llm;
+        llm.answer_deadline = library.settings().answer_deadline();
+        library.set_llm(Some(llm));
+    });
+}
+
 pub fn run() -> tauri::Result<()> {
     tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
@@ -55,6 +81,7 @@ pub fn run() -> tauri::Result<()> {
             let (api_key, _) = keys.get();
             let (qdrant_key, _) = qdrant_keys.get();
             let bundled = state::bundled_assets(app.path().resource_dir().ok());
+            let local_model = Arc::new(LocalModel::new(bundled.clone()));
             if let Some(dir) = &bundled {
                 tracing::info!(dir = %dir.display(), "using the assets installed with the app");
             }
@@ -68,10 +95,19 @@ pub fn run() -> tauri::Result<()> {
                         }
                     });
             match &open {
-                Ok(open) => warm_up(open.library.clone()),
+                Ok(open) => {
+                    warm_up(open.library.clone());
+                    serve_saved_model(open.library.clone(), local_model.clone());
+                }
                 Err(why) => tracing::error!(%why, "the library could not be opened"),
             }
-            app.manage(AppState::new(open, keys, qdrant_keys, log_folder));
+            app.manage(AppState::new(
+                open,
+                keys,
+                qdrant_keys,
+                log_folder,
+                local_model,
+            ));
             // Built here rather than in tauri.conf.json to route downloads.
             tauri::WebviewWindowBuilder::new(app, "main", tauri::WebviewUrl::default())
                 .title("PageTree")
@@ -115,6 +151,20 @@ pub fn run() -> tauri::Result<()> {
             commands::settings::test_llm_connection,
             commands::settings::settings_warnings,
             commands::settings::about,
+            commands::local_model::detect_llm_servers,
+            commands::local_model::pick_model_file,
+            commands::local_model::use_model_file,
+            commands::local_model::stop_model_file,
+            commands::local_model::model_file_status,
         ])
-        .run(tauri::generate_context!())
+        .build(tauri::generate_context!())?
+        .run(|app, event| {
+            // The app's own model server ends with the app, not after it.
+            if let RunEvent::Exit = event {
+                if let Some(state) = app.try_state::<AppState>() {
+                    state.local_model.stop();
+                }
+            }
+        });
+    Ok(())
 }

@@ -13,6 +13,7 @@ use crate::app_settings::{filled, Preferences};
 use crate::error::{CommandError, CommandResult};
 use crate::ingest_queue::IngestQueue;
 use crate::keys::KeyStore;
+use crate::local_model::LocalModel;
 
 pub type SharedLibrary = Arc<RwLock<Library>>;
 
@@ -27,6 +28,8 @@ pub struct AppState {
     pub qdrant_keys: Arc<KeyStore>,
     /// Where the log files go, when they could be written (see `logging::init`).
     pub log_folder: Option<PathBuf>,
+    /// The model file the app serves itself, if any.
+    pub local_model: Arc<LocalModel>,
 }
 
 /// Saving settings waits this long for running work (an ingestion, an answer) to let
@@ -39,12 +42,14 @@ impl AppState {
         keys: Arc<KeyStore>,
         qdrant_keys: Arc<KeyStore>,
         log_folder: Option<PathBuf>,
+        local_model: Arc<LocalModel>,
     ) -> Self {
         Self {
             open,
             keys,
             qdrant_keys,
             log_folder,
+            local_model,
         }
     }
 
@@ -109,7 +114,10 @@ pub async fn open_library(
         .await
         .map_err(|err| err.to_string())?;
     library.set_model_dir(filled(&preferences.embedding_model_dir).map(PathBuf::from));
-    let llm = crate::llm::for_library(library.settings(), api_key);
+    let mut llm = crate::llm::for_library(library.settings(), api_key);
+    if let Some(llm) = llm.as_mut() {
+        pagetree::local_llm::learn_context_window(llm).await;
+    }
     library.set_llm(llm);
     tracing::info!(root = %root.display(), "library open");
     Ok(library)

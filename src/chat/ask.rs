@@ -60,6 +60,11 @@ impl Library {
             Some((previous, _)) => format!("{previous}\n{question}"),
             None => question.to_string(),
         };
+        let fitted = self
+            .llm_settings()
+            .and_then(|llm| llm.context_tokens)
+            .map(|window| fit_to_window(settings, window, answer_settings.max_tokens, &turns));
+        let settings = fitted.as_ref().unwrap_or(settings);
         let run_settings = serde_json::json!({"strategy": strategy, "search": settings});
         let mut search = match self.search(&retrieval_text, strategy, settings).await {
             Ok(search) => search,
@@ -206,5 +211,65 @@ impl Library {
 impl From<AnswerError> for LibraryError {
     fn from(err: AnswerError) -> Self {
         LibraryError::Answer(err)
+    }
+}
+
+/// Context tokens, counted with PageTree's tokenizer (cl100k), per token of a server's
+/// window: a small model's tokenizer may take up to twice as many for the same text
+/// (digits one by one in a filing's tables), and the system prompt and the answer need
+/// their room too.
+const WINDOW_SHARE_FOR_PAGES: f64 = 0.5;
+
+/// `settings` with a token budget the server's context window holds, beside the
+/// conversation so far and the answer's `max_tokens`; a smaller budget already set is
+/// kept.
+fn fit_to_window(
+    settings: &SearchSettings,
+    window: usize,
+    max_tokens: u32,
+    turns: &[(String, String)],
+) -> SearchSettings {
+    // Four characters a token is English's average; the share below leaves the rest.
+    let earlier: usize = turns
+        .iter()
+        .map(|(asked, answered)| (asked.len() + answered.len()) / 4)
+        .sum();
+    let room = window
+        .saturating_sub(max_tokens as usize)
+        .saturating_sub(earlier);
+    let fits = ((room as f64 * WINDOW_SHARE_FOR_PAGES) as usize).max(500);
+    let mut fitted = settings.clone();
+    fitted.token_budget = Some(
+        settings
+            .token_budget
+            .map_or(fits, |budget| budget.min(fits)),
+    );
+    fitted
+}
+
+#[cfg(test)]
+mod window_tests {
+    use super::*;
+
+    #[test]
+    fn the_pages_fit_the_window_beside_the_answer_and_the_conversation() {
+        let settings = SearchSettings::default();
+        let fitted = fit_to_window(&settings, 16_384, 700, &[]);
+        assert_eq!(fitted.token_budget, Some(7_842));
+        let long_talk = vec![("q".repeat(4_000), "a".repeat(8_000))];
+        let fitted = fit_to_window(&settings, 16_384, 700, &long_talk);
+        assert_eq!(fitted.token_budget, Some(6_342));
+        let small = SearchSettings {
+            token_budget: Some(2_500),
+            ..SearchSettings::default()
+        };
+        assert_eq!(
+            fit_to_window(&small, 16_384, 700, &[]).token_budget,
+            Some(2_500)
+        );
+        assert_eq!(
+            fit_to_window(&settings, 512, 700, &[]).token_budget,
+            Some(500)
+        );
     }
 }

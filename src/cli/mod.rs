@@ -43,6 +43,19 @@ pub struct Args {
     /// OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1; without it, PageTree works offline.
     #[arg(long, global = true, env = "PAGETREE_LLM_URL")]
     pub llm_url: Option<String>,
+    /// A model file (.gguf) to answer with: PageTree starts llama.cpp's llama-server
+    /// with it on 127.0.0.1 for this run, uses it as --llm-url, and stops it at the end.
+    #[arg(
+        long,
+        global = true,
+        env = "PAGETREE_LLM_GGUF",
+        value_name = "FILE",
+        conflicts_with = "llm_url"
+    )]
+    pub llm_gguf: Option<PathBuf>,
+    /// The context window of the server --llm-gguf started, which answers are fitted to.
+    #[arg(skip)]
+    pub llm_context_tokens: Option<usize>,
     /// The model name to ask for at that URL.
     #[arg(
         long,
@@ -176,8 +189,19 @@ pub fn init_logging(verbose: u8) {
         .init();
 }
 
-pub async fn run(args: Args) -> Result<ExitCode> {
+pub async fn run(mut args: Args) -> Result<ExitCode> {
     let root = library_root(args.library.clone())?;
+    // Lives until the command has finished; dropping it stops the server.
+    let _local_model = match &args.llm_gguf {
+        Some(file) if uses_a_model(&args.command) => {
+            let server = start_local_model(file, args.assets.clone()).await?;
+            args.llm_url = Some(server.base_url());
+            args.llm_model = server.model_name().to_string();
+            args.llm_context_tokens = Some(server.context_tokens() as usize);
+            Some(server)
+        }
+        _ => None,
+    };
     match &args.command {
         Command::Docs { json } => {
             // Reading the catalog needs no lock, so this works while another process ingests.
@@ -265,7 +289,15 @@ pub async fn run(args: Args) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Card(card_args) => card::run(&open(&root, &args).await?, card_args).await,
-        Command::Ask(ask_args) => ask::ask(&open(&root, &args).await?, ask_args).await,
+        Command::Ask(ask_args) => {
+            let mut library = open(&root, &args).await?;
+            // The pages sent are fitted to the server's window, when it reports one.
+            if let Some(mut llm) = library.llm_settings().cloned() {
+                pagetree::local_llm::learn_context_window(&mut llm).await;
+                library.set_llm(Some(llm));
+            }
+            ask::ask(&library, ask_args).await
+        }
         Command::History(history_args) => {
             ask::history(&open(&root, &args).await?, history_args).await
         }
@@ -277,6 +309,42 @@ pub async fn run(args: Args) -> Result<ExitCode> {
             ingest::run(library, ingest_args).await
         }
     }
+}
+
+/// Whether `command` may ask a language model (describing pages, proxy-pointer,
+/// answers): only then is a model file worth loading.
+fn uses_a_model(command: &Command) -> bool {
+    !matches!(
+        command,
+        Command::Docs { .. }
+            | Command::Tree { .. }
+            | Command::Delete { .. }
+            | Command::History(_)
+            | Command::Migrate(_)
+            | Command::BenchScale(_)
+    )
+}
+
+/// Starts llama-server with `file`, saying so on stderr (loading a large model takes a
+/// while).
+async fn start_local_model(
+    file: &std::path::Path,
+    assets: Option<PathBuf>,
+) -> Result<pagetree::local_llm::LocalModelServer> {
+    use pagetree::local_llm::{LocalModelServer, ServerOptions};
+    warn_line!("starting llama-server with {}…", file.display());
+    let options = ServerOptions {
+        assets_dir: assets,
+        ..ServerOptions::new(file)
+    };
+    let server = LocalModelServer::start(options).await?;
+    warn_line!(
+        "llama-server (pid {}) answers at {} as `{}`",
+        server.pid(),
+        server.base_url(),
+        server.model_name()
+    );
+    Ok(server)
 }
 
 fn library_root(explicit: Option<PathBuf>) -> Result<PathBuf> {
@@ -295,6 +363,7 @@ fn llm_settings(args: &Args) -> Option<LlmSettings> {
     if let Some(seconds) = args.llm_deadline {
         settings.answer_deadline = Duration::from_secs(seconds.max(1));
     }
+    settings.context_tokens = args.llm_context_tokens;
     Some(settings)
 }
 
@@ -355,6 +424,26 @@ mod tests {
             args(&["--llm-deadline", "0"]).answer_deadline,
             Duration::from_secs(1),
             "no deadline of zero"
+        );
+    }
+
+    #[test]
+    fn a_model_file_is_a_flag_or_a_variable_and_not_beside_a_url() {
+        let args = Args::try_parse_from(["pagetree", "--llm-gguf", "/m/smol.gguf", "docs"])
+            .expect("valid arguments");
+        assert_eq!(args.llm_gguf, Some(PathBuf::from("/m/smol.gguf")));
+        let both = Args::try_parse_from([
+            "pagetree",
+            "--llm-gguf",
+            "/m/smol.gguf",
+            "--llm-url",
+            "http://127.0.0.1:8080/v1",
+            "docs",
+        ]);
+        assert!(both.is_err(), "a model file and a URL at once");
+        assert!(
+            !uses_a_model(&args.command),
+            "listing documents loads no model"
         );
     }
 

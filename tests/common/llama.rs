@@ -31,7 +31,7 @@ fn binary() -> PathBuf {
     cache.join("bin/llama-server")
 }
 
-fn model() -> PathBuf {
+pub fn model() -> PathBuf {
     let assets = pagetree::assets::Assets::locate(None, None)
         .expect("assets are installed (scripts/setup.sh)");
     let root = assets

@@ -28,6 +28,7 @@ import type {
   Events,
   Fusion,
   GoldPage,
+  LocalModelStatus,
   Node,
   OutlineDocument,
   RunRecord,
@@ -343,6 +344,8 @@ export class DemoBackend implements Transport {
   private cancelRequested = false;
   /** While set, each file waits here before it is finished (see `holdIngestion`). */
   private ingestionHeld: Promise<void> | null = null;
+  /** The model file the demo pretends to serve. */
+  private modelFile: LocalModelStatus = offModel();
   private settings: AppSettings = {
     llm_base_url: 'http://127.0.0.1:8080/v1',
     llm_model: 'demo-model',
@@ -614,6 +617,32 @@ export class DemoBackend implements Transport {
         assets_problem: this.assetsProblem,
         log_folder: null,
       };
+    },
+    detect_llm_servers: async () => {
+      await this.wait(200);
+      return [{ kind: 'ollama', port: 11434, base_url: 'http://127.0.0.1:11434/v1', models: ['llama3.2:3b', 'qwen2.5:7b'] }];
+    },
+    pick_model_file: async () => {
+      await this.wait(300);
+      return '/home/demo/models/SmolLM2-135M-Instruct.Q4_1.gguf';
+    },
+    use_model_file: async ({ file }) => {
+      await this.wait(800);
+      if (!file.toLowerCase().endsWith('.gguf')) throw `${file} is not a GGUF model file`;
+      const model = (file.split('/').pop() ?? file).replace(/\.gguf$/i, '');
+      this.modelFile = { state: 'running', file, model, base_url: 'http://127.0.0.1:41234/v1', pid: 4242, message: null };
+      this.settings = { ...this.settings, llm_base_url: this.modelFile.base_url, llm_model: model };
+      return structuredClone({ ...this.settings, llm_api_key: null });
+    },
+    stop_model_file: async () => {
+      await this.wait(100);
+      if (this.modelFile.state !== 'off') this.settings = { ...this.settings, llm_base_url: null, llm_model: null };
+      this.modelFile = offModel();
+      return structuredClone({ ...this.settings, llm_api_key: null });
+    },
+    model_file_status: async () => {
+      await this.wait(20);
+      return structuredClone(this.modelFile);
     },
     test_llm_connection: async ({ settings }) => {
       await this.wait(400);
@@ -1257,4 +1286,9 @@ function leavesUnder(id: number, nodeById: Map<number, Node>): number[] {
 
 function lowerFirst(s: string): string {
   return s.length > 1 && /^[A-Z][a-z]/.test(s) ? s[0]!.toLowerCase() + s.slice(1) : s;
+}
+
+/** No model file served. */
+function offModel(): LocalModelStatus {
+  return { state: 'off', file: null, model: null, base_url: null, pid: null, message: null };
 }

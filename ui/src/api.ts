@@ -33,6 +33,8 @@ import type {
   IngestProgress,
   KeyWarnings,
   LibraryDropped,
+  LocalModelStatus,
+  LocalServer,
   OutlineDocument,
   RunRecord,
   SearchResult,
@@ -101,6 +103,11 @@ export interface Commands {
   test_llm_connection: { args: { settings: AppSettings }; result: ConnectionTest };
   settings_warnings: { args: { settings: AppSettings }; result: KeyWarnings };
   about: { args: Record<string, never>; result: About };
+  detect_llm_servers: { args: Record<string, never>; result: LocalServer[] };
+  pick_model_file: { args: Record<string, never>; result: string | null };
+  use_model_file: { args: { file: string }; result: AppSettings };
+  stop_model_file: { args: Record<string, never>; result: AppSettings };
+  model_file_status: { args: Record<string, never>; result: LocalModelStatus };
 }
 
 export type CommandName = keyof Commands;
@@ -251,6 +258,14 @@ export const api = {
   testLlmConnection: (settings: AppSettings) => call('test_llm_connection', { settings }),
   settingsWarnings: (settings: AppSettings) => call('settings_warnings', { settings }),
   about: () => call('about', none),
+  /** The language model servers answering on this computer's usual ports. */
+  detectLlmServers: () => call('detect_llm_servers', none),
+  /** The system's file dialog for a .gguf model; null when cancelled. */
+  pickModelFile: () => call('pick_model_file', none),
+  /** Serves `file` with the app's own llama-server and makes it the library's model. */
+  useModelFile: (file: string) => call('use_model_file', { file }),
+  stopModelFile: () => call('stop_model_file', none),
+  modelFileStatus: () => call('model_file_status', none),
 };
 
 // Page images are the heaviest calls (a PNG rendered by PDFium per page): keep the

@@ -693,4 +693,41 @@ describe('the app on the demo backend', () => {
     expect(box().checked).toBe(true);
     expect(why().hidden).toBe(true);
   });
+
+  it('lists the model servers on this computer, saves one in a click, and serves a model file until stopped', async () => {
+    location.hash = '#library';
+    await until(() => view('settings').hidden, 'the library view');
+    location.hash = '#settings';
+    await until(() => !view('settings').hidden && !view('settings').hasAttribute('aria-busy'), 'settings');
+    const settings = view('settings');
+    const use = await until(
+      () => settings.querySelector<HTMLButtonElement>('[data-testid="use-local-model"][data-model="qwen2.5:7b"]'),
+      'the detected Ollama models',
+    );
+    expect(settings.querySelector('[data-testid="local-servers"]')?.textContent).toMatch(/^Ollama at http:\/\/127\.0\.0\.1:11434\/v1/);
+    click(use);
+    await until(() => sent.some((c) => c.command === 'save_settings' && (c.args as CommandArgs<'save_settings'>).settings.llm_model === 'qwen2.5:7b'), 'the save');
+    await until(() => settings.querySelector('.save-result.ok'), 'saved');
+    const saved = await demo.invoke('get_settings', {});
+    expect([saved.llm_base_url, saved.llm_model]).toEqual(['http://127.0.0.1:11434/v1', 'qwen2.5:7b']);
+
+    const status = settings.querySelector<HTMLElement>('[data-testid="model-file-status"]')!;
+    click(settings.querySelector('[data-testid="use-model-file"]'));
+    await until(() => status.dataset.state === 'running', 'the model file served');
+    expect(status.dataset.pid).toBe('4242');
+    expect(status.textContent).toMatch(/Serving .*SmolLM2-135M-Instruct\.Q4_1\.gguf with llama-server \(process 4242\)/);
+    expect(settings.querySelector<HTMLInputElement>('#set-llm-url')?.value).toBe('http://127.0.0.1:41234/v1');
+    expect(settings.querySelector<HTMLInputElement>('#set-llm-model')?.value).toBe('SmolLM2-135M-Instruct.Q4_1');
+    const stop = settings.querySelector<HTMLButtonElement>('[data-testid="stop-model-file"]')!;
+    expect(stop.hidden).toBe(false);
+    click(stop);
+    await until(() => status.dataset.state === 'off', 'the model file stopped');
+    expect(stop.hidden).toBe(true);
+    expect(settings.querySelector<HTMLInputElement>('#set-llm-url')?.value).toBe('');
+
+    // Back to the demo's model, for the tests after this one.
+    await demo.invoke('save_settings', { settings: { ...saved, llm_base_url: 'http://127.0.0.1:8080/v1', llm_model: 'demo-model' } });
+    const { setSettings } = await import('./app');
+    setSettings(await demo.invoke('get_settings', {}));
+  });
 });

@@ -485,6 +485,39 @@ export type KeyWarnings = { llm: string | null, qdrant: string | null, };
 export type ConnectionTest = { ok: boolean, message: string, latency_ms: number | null, };
 
 /**
+ * What kind of server answered, told by what it answers besides the OpenAI API.
+ */
+export type LocalServerKind = "ollama" | "llama-cpp" | "lm-studio" | "other";
+
+/**
+ * A server found on this machine, and the models it offers.
+ */
+export type LocalServer = { kind: LocalServerKind, port: number, 
+/**
+ * The base URL to give PageTree, e.g. `http://127.0.0.1:11434/v1`.
+ */
+base_url: string, models: Array<string>, };
+
+/**
+ * What the app's own server is doing, for the Settings view.
+ */
+export type LocalModelState = "off" | "starting" | "running" | "failed";
+
+export type LocalModelStatus = { state: LocalModelState, 
+/**
+ * The model file, when one was chosen.
+ */
+file: string | null, 
+/**
+ * The name the server answers to, its URL and process id while it runs.
+ */
+model: string | null, base_url: string | null, pid: number | null, 
+/**
+ * Why it is not running, when it failed.
+ */
+message: string | null, };
+
+/**
  * One of the run-time assets, as `scripts/assets.txt` pins it.
  */
 export type PinnedAsset = { 

@@ -3,5 +3,6 @@
 
 pub mod history;
 pub mod library;
+pub mod local_model;
 pub mod search;
 pub mod settings;

@@ -72,10 +72,18 @@ async fn current(
 
 #[tauri::command]
 pub async fn get_settings(state: State<'_, AppState>) -> CommandResult<AppSettings> {
+    let library = state.library()?.read().await;
+    settings_now(&state, &library).await
+}
+
+/// The settings form as `library` has it now, with where the keys are kept.
+pub(crate) async fn settings_now(
+    state: &AppState,
+    library: &Library,
+) -> CommandResult<AppSettings> {
     let (_, storage) = read_key(&state.keys).await;
     let (_, qdrant_storage) = read_key(&state.qdrant_keys).await;
-    let library = state.library()?.read().await;
-    current(&library, storage, qdrant_storage).await
+    current(library, storage, qdrant_storage).await
 }
 
 async fn store_key(keys: &Arc<KeyStore>, key: String) -> CommandResult<()> {
@@ -123,6 +131,13 @@ pub async fn save_settings(
     // `change_dense_model` does, after the person confirmed it.
 
     let mut library_settings = library.settings().clone();
+    // Another URL than the one saved is another server: the app's own one goes.
+    if library_settings.llm_gguf.is_some()
+        && filled(&settings.llm_base_url) != library_settings.llm_base_url
+    {
+        library_settings.llm_gguf = None;
+        state.local_model.stop();
+    }
     library_settings.llm_base_url = filled(&settings.llm_base_url);
     library_settings.llm_model = filled(&settings.llm_model);
     library_settings.llm_answer_deadline_secs = settings.llm_answer_deadline_secs;
@@ -143,7 +158,11 @@ pub async fn save_settings(
         store_key(&state.keys, key).await?;
     }
     let (key, storage) = read_key(&state.keys).await;
-    let llm = for_library(library.settings(), key);
+    let mut llm = for_library(library.settings(), key);
+    if let Some(llm) = llm.as_mut() {
+        llm.context_tokens = state.local_model.context_tokens_at(&llm.base_url);
+        pagetree::local_llm::learn_context_window(llm).await;
+    }
     library.set_llm(llm);
     current(&library, storage, qdrant_storage).await
 }

@@ -9,6 +9,9 @@ import {
   STRATEGY_NAMES,
   type AppSettings,
   type DenseModelId,
+  type LocalModelStatus,
+  type LocalServer,
+  type LocalServerKind,
   type QdrantMode,
   type Strategy,
   type StrategyName,
@@ -55,6 +58,13 @@ const deadline = h('input', {
   inputmode: 'numeric',
   'data-testid': 'llm-deadline',
 });
+const findServers = h('button', { type: 'button', class: 'secondary', 'data-testid': 'find-local-servers' }, 'Look again');
+const localServers = h('ul', { class: 'local-servers', 'data-testid': 'local-servers' });
+const localServersNote = h('p', { class: 'hint', role: 'status', 'data-testid': 'local-servers-note' });
+const useModelFile = h('button', { type: 'button', class: 'secondary', 'data-testid': 'use-model-file' }, 'Use a model file (.gguf)…');
+const stopModelFile = h('button', { type: 'button', class: 'secondary', 'data-testid': 'stop-model-file', hidden: true }, 'Stop serving it');
+const modelFileStatus = h('p', { class: 'hint', role: 'status', 'data-testid': 'model-file-status' });
+let settingsForm: HTMLFormElement | null = null;
 const testButton = h('button', { type: 'button', class: 'secondary' }, 'Test connection');
 const testResult = h('p', { class: 'test-result', role: 'status' });
 const libraryModel = h('p', { class: 'muted', 'data-testid': 'library-model' });
@@ -267,6 +277,115 @@ function read(): AppSettings | null {
   };
 }
 
+const SERVER_KINDS: Record<LocalServerKind, string> = {
+  ollama: 'Ollama',
+  'llama-cpp': 'llama.cpp server',
+  'lm-studio': 'LM Studio',
+  other: 'OpenAI-compatible server',
+};
+
+/** The servers found on this computer, each model a button that makes it the library's. */
+function showServers(servers: LocalServer[]): void {
+  localServers.replaceChildren(
+    ...servers.map((server) =>
+      h(
+        'li',
+        { 'data-port': String(server.port) },
+        h('span', { class: 'server-name' }, `${SERVER_KINDS[server.kind]} at ${server.base_url}`),
+        ...(server.models.length === 0
+          ? [h('span', { class: 'muted' }, ' (no models)')]
+          : server.models.map((name) => {
+              const use = h(
+                'button',
+                { type: 'button', class: 'secondary', 'data-testid': 'use-local-model', 'data-url': server.base_url, 'data-model': name },
+                `Use ${name}`,
+              );
+              use.addEventListener('click', () => {
+                baseUrl.value = server.base_url;
+                model.value = name;
+                testResult.textContent = '';
+                void syncKeyWarnings();
+                settingsForm?.requestSubmit();
+              });
+              return use;
+            })),
+      ),
+    ),
+  );
+  localServersNote.textContent =
+    servers.length === 0
+      ? 'No language model server answers on this computer (Ollama on port 11434, llama.cpp on 8080, LM Studio on 1234).'
+      : `Found on this computer: ${servers.length === 1 ? 'one server' : `${servers.length} servers`}. Choosing a model saves it.`;
+}
+
+async function findLocalServers(): Promise<void> {
+  localServersNote.textContent = 'Looking for language model servers on this computer…';
+  try {
+    showServers(await busy(findServers, () => api.detectLlmServers()));
+  } catch (err) {
+    localServers.replaceChildren();
+    localServersNote.textContent = `Could not look for servers: ${errorMessage(err)}`;
+  }
+}
+
+/** What the app's own llama-server is doing; its pid is on the element for tests. */
+function showModelFile(status: LocalModelStatus): void {
+  modelFileStatus.dataset.state = status.state;
+  modelFileStatus.dataset.pid = status.pid === null ? '' : String(status.pid);
+  stopModelFile.hidden = status.state === 'off';
+  modelFileStatus.className = `hint${status.state === 'failed' ? ' error' : ''}`;
+  const file = status.file ?? '';
+  modelFileStatus.textContent =
+    status.state === 'starting'
+      ? `Loading ${file} into llama-server…`
+      : status.state === 'running'
+        ? `✓ Serving ${file} with llama-server (process ${status.pid ?? '?'}) at ${status.base_url ?? ''} as ${status.model ?? ''}.`
+        : status.state === 'failed'
+          ? `✗ ${file}: ${status.message ?? 'llama-server is not running'}`
+          : '';
+}
+
+async function refreshModelFile(): Promise<void> {
+  try {
+    showModelFile(await api.modelFileStatus());
+  } catch {
+    // Only a status line: the actions say what went wrong.
+  }
+}
+
+async function chooseModelFile(): Promise<void> {
+  let file: string | null;
+  try {
+    file = await api.pickModelFile();
+  } catch (err) {
+    modelFileStatus.textContent = `✗ ${errorMessage(err)}`;
+    return;
+  }
+  if (file === null) return;
+  showModelFile({ state: 'starting', file, model: null, base_url: null, pid: null, message: null });
+  try {
+    const saved = await busy(useModelFile, () => api.useModelFile(file));
+    setSettings(saved);
+    fill(saved);
+    announce('The model file is ready');
+  } catch (err) {
+    showModelFile({ state: 'failed', file, model: null, base_url: null, pid: null, message: errorMessage(err) });
+    return;
+  }
+  await refreshModelFile();
+}
+
+async function stopServing(): Promise<void> {
+  try {
+    const saved = await busy(stopModelFile, () => api.stopModelFile());
+    setSettings(saved);
+    fill(saved);
+  } catch (err) {
+    modelFileStatus.textContent = `✗ ${errorMessage(err)}`;
+  }
+  await refreshModelFile();
+}
+
 export async function loadSettings(): Promise<void> {
   const view = saveResult.closest('section');
   view?.setAttribute('aria-busy', 'true');
@@ -274,6 +393,8 @@ export async function loadSettings(): Promise<void> {
     const settings = await api.getSettings();
     setSettings(settings);
     fill(settings);
+    void refreshModelFile();
+    void findLocalServers();
   } catch (err) {
     saveResult.textContent = `Could not read the settings: ${errorMessage(err)}`;
     saveResult.className = 'save-result error';
@@ -305,6 +426,9 @@ export function createSettingsView(): HTMLElement {
   modeRemote.addEventListener('change', syncMode);
   apiKey.setAttribute('aria-describedby', keyNote.id);
   for (const input of [baseUrl, apiKey, qdrantUrl, qdrantKey]) input.addEventListener('input', syncKeyWarningsSoon);
+  findServers.addEventListener('click', () => void findLocalServers());
+  useModelFile.addEventListener('click', () => void chooseModelFile());
+  stopModelFile.addEventListener('click', () => void stopServing());
   testButton.addEventListener('click', async () => {
     const settings = read();
     if (!settings) return;
@@ -335,6 +459,20 @@ export function createSettingsView(): HTMLElement {
           '(http://127.0.0.1:11434/v1) or llama.cpp server (http://127.0.0.1:8080/v1), or OpenAI with an API key ' +
           '(https://api.openai.com/v1). Without one, search, comparisons and the tree work as they are, answers are ' +
           'the most relevant passages of the pages found, with citations, and proxy-pointer is skipped.',
+      ),
+      h(
+        'div',
+        { class: 'local-models', 'data-testid': 'local-models' },
+        h('h3', {}, 'On this computer'),
+        localServersNote,
+        localServers,
+        h('div', { class: 'actions' }, findServers, useModelFile, stopModelFile),
+        h(
+          'p',
+          { class: 'hint' },
+          'A model file is run by PageTree itself (llama.cpp), on this computer only, while PageTree is open.',
+        ),
+        modelFileStatus,
       ),
       field('Base URL', baseUrl),
       llmKeyWarning,
@@ -407,6 +545,7 @@ export function createSettingsView(): HTMLElement {
     ),
     h('div', { class: 'actions sticky-actions' }, save, saveResult),
   );
+  settingsForm = form;
   // After the form: `field` sets the hint as the description, and the warning joins it.
   baseUrl.setAttribute('aria-describedby', llmKeyWarning.id);
   qdrantUrl.setAttribute('aria-describedby', `${qdrantUrl.getAttribute('aria-describedby') ?? ''} ${qdrantKeyWarning.id}`.trim());
@@ -457,6 +596,8 @@ export function createSettingsView(): HTMLElement {
       saveResult.className = 'save-result ok';
       saveResult.textContent = `Saved. Key storage: ${saved.llm_key_storage}.`;
       announce('Settings saved');
+      // Another server chosen stops the app's own one.
+      void refreshModelFile();
     } catch (err) {
       saveResult.className = 'save-result error';
       saveResult.textContent = `Not saved: ${errorMessage(err)}`;
