@@ -77,6 +77,18 @@ async function clickInView(el, what) {
   if (cover) throw new Error(`the click on ${what} kept being intercepted: ${cover}`);
 }
 
+/** Opens the library row of the document `name` (its details and actions) and returns it. */
+async function openRow(name) {
+  const row = await browser.$(`//li[contains(@class,"doc")][.//h3[text()="${name}"]]`);
+  if ((await row.getAttribute('class')).split(' ').includes('open')) return row;
+  await (await row.$('h3')).click();
+  await browser.waitUntil(async () => (await row.getAttribute('class')).split(' ').includes('open'), {
+    timeout: 10_000,
+    timeoutMsg: `the row of ${name} did not open`,
+  });
+  return row;
+}
+
 /** Clicks a citation or page chip and waits for the viewer to show the drawn page. */
 async function openPage(link) {
   await clickInView(link, 'the page link');
@@ -157,7 +169,7 @@ e2eTest('Settings after the first ingest shows the model the library chose, and 
 });
 
 e2eTest('the tree of a filing opens with its sections and page thumbnails', async () => {
-  const filingRow = await browser.$(`//li[contains(@class,"doc")][.//h3[text()="${FILING_NAME}"]]`);
+  const filingRow = await openRow(FILING_NAME);
   await (await filingRow.$('button=Show tree')).click();
   await browser.waitUntil(async () => (await browser.getUrl()).endsWith('#tree'), { timeout: 10_000 });
   const tree = await browser.$('[data-testid="tree"]');
@@ -382,7 +394,7 @@ e2eTest('the library filter narrows the list, and Ask searches only the selected
 
 e2eTest('a document removed from the library is gone, and the rest stays searchable', async () => {
   await go('library');
-  const fixtureRow = await browser.$('//li[contains(@class,"doc")][.//h3[text()="multipage"]]');
+  const fixtureRow = await openRow('multipage');
   await (await fixtureRow.$('button=Remove…')).click();
   const confirm = await browser.$('dialog[open] button.danger');
   await confirm.waitForDisplayed({ timeout: 10_000 });
@@ -486,7 +498,9 @@ remoteTest('settings move the library to a remote Qdrant and back, and search ke
   assert.equal(await (await browser.$('#qdrant-embedded')).isSelected(), true);
 });
 
-// Small filings of the dev bench (8-Ks and earnings releases), dropped as one folder.
+// Small filings of the dev bench (8-Ks and earnings releases) and small test PDFs,
+// dropped as one folder with a PDF that cannot be read (encrypted).
+const MORE_FIXTURES = ['headings-only', 'mixed', 'slides', 'with-outline'];
 const MORE_FILINGS = [
   'FOOTLOCKER_2022_8K_dated_2023-02-21',
   'FOOTLOCKER_2022_8K_dated_2022-08-19',
@@ -503,13 +517,45 @@ e2eTest('a folder of filings joins the library, which filters and sorts them', a
   const listed = await count('[data-testid="doc-list"] li.doc');
   const folder = mkdtempSync(join(tmpdir(), 'pagetree-e2e-folder-'));
   for (const name of MORE_FILINGS) symlinkSync(join(dirname(FILING), `${name}.pdf`), join(folder, `${name}.pdf`));
+  for (const name of [...MORE_FIXTURES, 'encrypted']) {
+    symlinkSync(join(dirname(FIXTURE), `${name}.pdf`), join(folder, `${name}.pdf`));
+  }
+  const adding = MORE_FILINGS.length + MORE_FIXTURES.length;
   await dropFiles([folder]);
-  await browser.waitUntil(async () => (await rows('ready')).length === before + MORE_FILINGS.length, {
+  // Mid-batch: the status counts files and pages, and the files not started are listed.
+  const status = await browser.$('[data-testid="ingest-status"]');
+  const counting = new RegExp(`^Adding \\d+ of ${adding + 1} files · \\d+ of \\d+ pages · `);
+  await browser.waitUntil(async () => counting.test(await status.getText()) && (await rows('waiting')).length > 0, {
+    timeout: LONG,
+    interval: 200,
+    timeoutMsg: 'the batch was not counted in files and pages with its queued files listed',
+  });
+  await shot('16-library-ingesting-batch.png');
+  await browser.waitUntil(async () => (await rows('ready')).length === before + adding, {
     timeout: LONG,
     interval: 1_000,
-    timeoutMsg: `the ${MORE_FILINGS.length} filings of the dropped folder did not become ready`,
+    timeoutMsg: `the ${adding} PDFs of the dropped folder did not become ready`,
   });
-  const total = listed + MORE_FILINGS.length;
+  // At the end, what the batch came to, naming the file that was not added and why.
+  const outcome = await browser.$('[data-testid="ingest-outcome"]');
+  await browser.waitUntil(async () => /^11 added, 1 could not be added: .*encrypted/.test(await outcome.getText()), {
+    timeout: 30_000,
+    timeoutMsg: 'no summary of the batch at its end',
+  });
+  // A library that fits: twelve rows and more on the screen at once, one line each.
+  const visible = await browser.execute(() =>
+    [...document.querySelectorAll('[data-testid="doc-list"] li.doc')].filter((li) => {
+      const r = li.getBoundingClientRect();
+      return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+    }).length,
+  );
+  assert.ok(visible >= 12, `only ${visible} documents fit on the screen`);
+  const words = await (await browser.$('[data-testid="doc-list"]')).getText();
+  assert.doesNotMatch(words, /\d+ nodes|described (extractive|llm)|`pagetree |⚠/);
+  await shot('17-library-many.png');
+  const counted = /^(\d+) documents$/.exec(await (await browser.$('[data-testid="library-count"]')).getText());
+  const total = Number(counted?.[1] ?? 0);
+  assert.ok(total >= listed + adding, `the library counts ${total} documents`);
   const filter = await browser.$('[data-testid="library-filter"]');
   // The organisation is read from the filings' cover pages, and "8-K" from their kind.
   await filter.setValue('mgm 8-K');
@@ -537,7 +583,7 @@ e2eTest('a folder of filings joins the library, which filters and sorts them', a
     );
     return pages.length >= 4 && pages.every((p, i) => i === 0 || pages[i - 1] >= p);
   }, { timeout: 10_000, timeoutMsg: 'the list is not sorted by pages, most first' });
-  await shot('16-library-many-filtered.png');
+  await shot('18-library-many-filtered.png');
   await filter.clearValue();
   assert.equal(basename(folder).startsWith('pagetree-e2e-folder-'), true);
 });

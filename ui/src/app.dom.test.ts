@@ -79,10 +79,23 @@ describe('the app on the demo backend', () => {
     expect(document.querySelector('.doc-warning:not([hidden])')?.textContent).toMatch(/no text layer/);
     const cards = [...document.querySelectorAll('[data-testid="doc-card"]')].map((e) => e.textContent);
     expect(cards[1]).toBe('The Boeing Company · 10-K annual report · fiscal year 2022');
-    // The 3M year was guessed: marked, with a tooltip that says so.
-    expect(cards[0]).toBe('3M Company · 10-K annual report · fiscal year 2018? (guessed)');
+    // The 3M year was guessed: no sign in the list, a tooltip that says so.
+    expect(cards[0]).toBe('3M Company · 10-K annual report · fiscal year 2018');
     const guessed = document.querySelectorAll('.doc')[0]?.querySelector('.card-part.unsure');
     expect(guessed?.getAttribute('title')).toBe('guessed');
+    // One line a document; details and actions for the row opened only, one at a time.
+    const [first, second] = [...document.querySelectorAll<HTMLElement>('.doc')];
+    const details = (row: HTMLElement | undefined) => row?.querySelector<HTMLElement>('.doc-details');
+    expect(details(first)?.hidden).toBe(true);
+    expect(first?.querySelector('.doc-pages')?.textContent).toMatch(/^\d+ pages$/);
+    expect(first?.textContent).not.toMatch(/\d+ nodes|described (extractive|llm)|`pagetree /);
+    click(first?.querySelector('.doc-name'));
+    expect(details(first)?.hidden).toBe(false);
+    click(second?.querySelector('.doc-toggle'));
+    expect(details(first)?.hidden).toBe(true);
+    expect(details(second)?.hidden).toBe(false);
+    click(second?.querySelector('.doc-toggle'));
+    expect(details(second)?.hidden).toBe(true);
   });
 
   it('follows an ingestion with a progress bar until the document is ready', async () => {
@@ -624,18 +637,26 @@ describe('the app on the demo backend', () => {
     const library = view('library');
     const status = library.querySelector<HTMLElement>('[data-testid="ingest-status"]')!;
     // The double would finish both files between two frames; held, the first one waits
-    // until the status has shown the batch's count and progress. A drop within a few
-    // seconds of the last batch's end joins it (IngestClock's IDLE_MS), so the earlier
-    // test's NEW_FILING may be counted too, depending on how fast this machine ran it.
+    // until the status has shown the batch's count, its pages and the file waiting.
     const release = demo.holdIngestion();
     demo.emit('library://dropped', { paths: ['/tmp/EXTRA_A.pdf', '/tmp/EXTRA_B.pdf'] });
     try {
-      await until(() => /^Ingesting (1 of 2|2 of 3) files · \d+% · /.test(status.textContent ?? ''), 'the batch’s progress');
+      await until(
+        () => /^Adding 1 of 2 files · \d+ of 20 pages · /.test(status.textContent ?? ''),
+        'the batch’s progress in files and pages',
+      );
+      const waiting = library.querySelector('.doc[data-status="waiting"]');
+      expect(waiting?.textContent).toMatch(/EXTRA_B/);
     } finally {
       release();
     }
     await until(() => library.querySelectorAll('.doc[data-status="ready"]').length === 5, 'five documents');
     await until(() => status.textContent === '', 'the batch to end');
+    const batch = library.querySelector<HTMLElement>('[data-testid="ingest-outcome"]')!;
+    expect(batch.hidden).toBe(false);
+    expect(batch.textContent).toMatch(/^2 added/);
+    click(batch.querySelector('button'));
+    expect(batch.hidden).toBe(true);
 
     const records = await demo.invoke('list_documents', {});
     const idOf = (name: string) => records.find((d) => d.name === name)!.id;
