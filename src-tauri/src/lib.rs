@@ -12,6 +12,7 @@ mod key_warnings;
 mod keys;
 mod llm;
 mod logging;
+pub mod startup_env;
 mod state;
 
 use std::sync::Arc;
