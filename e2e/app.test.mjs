@@ -331,6 +331,13 @@ e2eTest('history finds the question and shows its runs', async () => {
   const text = await listText();
   assert.match(text, /ask/i);
   assert.match(text, /compare/i);
+  // A comparison is one row that opens to its strategies.
+  const strategiesOfComparisons = await browser.execute(() =>
+    [...document.querySelectorAll('[data-testid="history-list"] > li > [data-testid="history-comparison"]')].map(
+      (c) => c.querySelectorAll('.comparison-runs > li').length,
+    ),
+  );
+  assert.ok(strategiesOfComparisons.length >= 1 && strategiesOfComparisons.every((n) => n >= 2), JSON.stringify(strategiesOfComparisons));
   await (await browser.$('[data-testid="history-export-md"]')).click();
   const saved = await browser.$('[data-view="history"] .saved');
   await saved.waitForExist({ timeout: 30_000, timeoutMsg: 'the export was not saved' });

@@ -182,6 +182,10 @@ describe('the app on the demo backend', () => {
     location.hash = '#compare';
     await until(() => !view('compare').hidden, 'the compare view');
     const q = view('compare').querySelector<HTMLTextAreaElement>('[data-testid="compare-question"]')!;
+    // The settings are folded under the question, saying what they hold.
+    const fold = view('compare').querySelector<HTMLDetailsElement>('[data-testid="compare-settings"]')!;
+    expect(fold.open).toBe(false);
+    expect(fold.querySelector('summary')?.textContent).toBe('Strategies and settings: 8 of 8 strategies');
     q.value = 'What were Boeing’s total revenues in 2022?';
     click(view('compare').querySelector('[data-testid="compare-run"]'));
     const cols = await until(
@@ -338,6 +342,10 @@ describe('the app on the demo backend', () => {
     await until(() => view('history').querySelectorAll('details.run').length > 3, 'history entries');
     const first = view('history').querySelector<HTMLDetailsElement>('details.run')!;
     expect(first.querySelector('.run-q')?.textContent).toBe('please fail');
+    // The comparison of eight strategies run earlier is one row that opens to its eight.
+    const comparison = view('history').querySelector<HTMLElement>('[data-testid="history-comparison"]');
+    expect(comparison?.querySelectorAll('.comparison-runs > li').length).toBe(8);
+    expect(comparison?.querySelector('.run-strategy')?.textContent).toBe('8 strategies');
     const search = view('history').querySelector<HTMLInputElement>('[data-testid="history-search"]')!;
     search.value = 'dividends';
     search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
