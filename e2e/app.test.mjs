@@ -77,6 +77,12 @@ async function clickInView(el, what) {
   if (cover) throw new Error(`the click on ${what} kept being intercepted: ${cover}`);
 }
 
+/**
+ * The library list's words, from the DOM: WebKitWebDriver's getText leaves out the text
+ * of a cell cut with an ellipsis (the names), which a person sees.
+ */
+const libraryText = () => browser.execute(() => document.querySelector('[data-testid="doc-list"]')?.textContent ?? '');
+
 /** Opens the library row of the document `name` (its details and actions) and returns it. */
 async function openRow(name) {
   const row = await browser.$(`//li[contains(@class,"doc")][.//h3[text()="${name}"]]`);
@@ -129,7 +135,7 @@ e2eTest('PDFs dropped from the file manager are ingested with progress', async (
     interval: 500,
     timeoutMsg: 'the two dropped PDFs did not become ready',
   });
-  const text = await (await browser.$('[data-testid="doc-list"]')).getText();
+  const text = await libraryText();
   assert.match(text, new RegExp(FILING_NAME));
   assert.match(text, /\d+ pages/);
   // The card is read from the filing's cover, never from its file name.
@@ -436,12 +442,12 @@ e2eTest('a long ingestion can be cancelled from its progress bar, and leaves not
     timeoutMsg: 'no progress bar',
   });
   await shot('13-library-ingesting.png');
-  await (await ingesting.$('button=Cancel ingestion')).click();
+  await (await ingesting.$('button=Cancel')).click();
   await browser.waitUntil(async () => (await rows('ingesting')).length === 0, {
     timeout: LONG,
     timeoutMsg: 'the ingestion did not stop',
   });
-  const listText = await (await browser.$('[data-testid="doc-list"]')).getText();
+  const listText = await libraryText();
   assert.match(listText, /cancelled/);
   assert.equal((await rows('ready')).length, readyBefore);
 });
@@ -464,7 +470,7 @@ e2eTest('"Add PDFs…" opens the system file dialog and adds the chosen file', a
     interval: 500,
     timeoutMsg: 'the file picked in the dialog was not added',
   });
-  const listText = await (await browser.$('[data-testid="doc-list"]')).getText();
+  const listText = await libraryText();
   assert.match(listText, /with-empty-page/);
   await shot('14-library-picked.png');
 });
@@ -539,7 +545,8 @@ e2eTest('a folder of filings joins the library, which filters and sorts them', a
   });
   await shot('16-library-ingesting-batch.png');
   await browser.waitUntil(async () => (await rows('ready')).length === before + adding, {
-    timeout: LONG,
+    // Eleven PDFs, 126 pages, on a debug build.
+    timeout: 2 * LONG,
     interval: 1_000,
     timeoutMsg: `the ${adding} PDFs of the dropped folder did not become ready`,
   });
@@ -557,7 +564,7 @@ e2eTest('a folder of filings joins the library, which filters and sorts them', a
     }).length,
   );
   assert.ok(visible >= 12, `only ${visible} documents fit on the screen`);
-  const words = await (await browser.$('[data-testid="doc-list"]')).getText();
+  const words = await libraryText();
   assert.doesNotMatch(words, /\d+ nodes|described (extractive|llm)|`pagetree |⚠/);
   await shot('17-library-many.png');
   const counted = /^(\d+) documents$/.exec(await (await browser.$('[data-testid="library-count"]')).getText());
@@ -585,7 +592,7 @@ e2eTest('a folder of filings joins the library, which filters and sorts them', a
   await browser.waitUntil(async () => {
     const pages = await browser.execute(() =>
       [...document.querySelectorAll('[data-testid="doc-list"] li.doc:not([hidden])')].map((li) =>
-        Number(/(\d+) pages?/.exec(li.textContent ?? '')?.[1] ?? -1),
+        Number(/(\d+) pages?/.exec(li.querySelector('.doc-pages')?.textContent ?? '')?.[1] ?? -1),
       ),
     );
     return pages.length >= 4 && pages.every((p, i) => i === 0 || pages[i - 1] >= p);

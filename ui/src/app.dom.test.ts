@@ -655,6 +655,7 @@ describe('the app on the demo backend', () => {
       );
       const waiting = library.querySelector('.doc[data-status="waiting"]');
       expect(waiting?.textContent).toMatch(/EXTRA_B/);
+      expect(waiting?.querySelector('.doc-pages')?.textContent).toBe('10 pages');
     } finally {
       release();
     }

@@ -144,6 +144,11 @@ export class IngestClock {
     this.shownOutcome = null;
   }
 
+  /** A file's page count as the shell counted it, or null. */
+  pagesOf(file: string): number | null {
+    return this.files.get(file)?.pages ?? null;
+  }
+
   /** The files queued that have not started, in the order they were queued. */
   waiting(): string[] {
     if (this.started === null) return [];

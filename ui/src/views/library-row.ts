@@ -16,6 +16,8 @@ export interface Row {
     outcome: IngestFinished | null,
     file: string,
     waiting?: boolean,
+    /** The page count of a file not added yet, when the shell counted it. */
+    pages?: number | null,
   ): void;
   setSelected(selected: boolean): void;
   /** Shows or hides the row's details and actions. */
@@ -65,7 +67,11 @@ export function makeRow(on: RowActions): Row {
   const badge = h('span', { class: 'badge' });
   const note = h('span', { class: 'doc-note', hidden: true });
   const bar = h('progress', { max: 1, value: 0, hidden: true });
-  const cancelButton = h('button', { type: 'button', class: 'secondary small', hidden: true }, 'Cancel ingestion');
+  const cancelButton = h(
+    'button',
+    { type: 'button', class: 'secondary small', hidden: true, 'aria-label': 'Cancel ingestion' },
+    'Cancel',
+  );
   const status = h('span', { class: 'doc-status' }, badge, bar, note, cancelButton);
   const head = h('div', { class: 'doc-head' }, check, toggle, name, card, pages, status);
   const meta = h('p', { class: 'doc-meta' });
@@ -83,6 +89,7 @@ export function makeRow(on: RowActions): Row {
   let currentProgress: IngestProgress | null = null;
   let currentOutcome: IngestFinished | null = null;
   let currentWaiting = false;
+  let currentPages: number | null = null;
   let drawn = false;
   check.addEventListener('change', () => current && on.select(current, check.checked));
   treeButton.addEventListener('click', () => current && on.showTree(current));
@@ -101,7 +108,7 @@ export function makeRow(on: RowActions): Row {
       el.classList.toggle('open', open);
       toggle.setAttribute('aria-expanded', String(open));
     },
-    update(doc, p, outcome, file, waiting = false) {
+    update(doc, p, outcome, file, waiting = false, filePages = null) {
       // Records, progress and outcomes are replaced, never changed in place: the same
       // ones mean nothing to redraw, which keeps a list of hundreds cheap to refresh.
       if (
@@ -110,7 +117,8 @@ export function makeRow(on: RowActions): Row {
         p === currentProgress &&
         outcome === currentOutcome &&
         file === currentFile &&
-        waiting === currentWaiting
+        waiting === currentWaiting &&
+        filePages === currentPages
       ) {
         return;
       }
@@ -120,6 +128,7 @@ export function makeRow(on: RowActions): Row {
       currentProgress = p;
       currentOutcome = outcome;
       currentWaiting = waiting;
+      currentPages = filePages;
       check.hidden = !doc;
       const label = doc?.name ?? file.replace(/\.pdf$/i, '');
       if (doc) {
@@ -131,7 +140,8 @@ export function makeRow(on: RowActions): Row {
       el.dataset.status = state;
       name.textContent = label;
       name.title = label;
-      pages.textContent = doc?.page_count != null ? `${doc.page_count} ${doc.page_count === 1 ? 'page' : 'pages'}` : '';
+      const count = doc?.page_count ?? filePages;
+      pages.textContent = count != null ? `${count} ${count === 1 ? 'page' : 'pages'}` : '';
       meta.textContent = detailsText(doc, file);
       const errorText = doc?.error ?? (state === 'failed' ? outcome?.error : null) ?? null;
       const line = cardLine(doc?.card ?? null, { marks: false });

@@ -214,7 +214,14 @@ function render(): void {
       row = makeRow(rowActions);
       rows.set(item.key, row);
     }
-    row.update(item.doc, progressFor(item), finished.get(item.file) ?? null, item.file, item.waiting === true);
+    row.update(
+      item.doc,
+      progressFor(item),
+      finished.get(item.file) ?? null,
+      item.file,
+      item.waiting === true,
+      item.doc ? null : clock.pagesOf(item.file),
+    );
     row.setSelected(item.doc !== null && selected.has(item.doc.id));
     row.setOpen(item.key === openKey);
     const hide = item.doc !== null && !shown.has(item.doc.id);
