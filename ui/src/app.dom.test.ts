@@ -323,10 +323,25 @@ describe('the app on the demo backend', () => {
     expect(link.textContent).toBe('BOEING_2022_10K p.34');
     expect(view('ask').querySelector('[data-testid="answer"]')?.getAttribute('aria-busy')).toBe('false');
     expect(view('ask').querySelector('.timing')?.textContent).toMatch(/first token/);
+    const opened = sent.length;
     click(link);
     const mark = await until(() => document.querySelector('[data-testid="page-viewer"] mark.cited'), 'the marked passage');
     expect(mark.textContent).toBe('Total revenues were $66.6 billion in 2022, up 7% from 2021.');
     expect(document.querySelector('#viewer-title')?.textContent).toMatch(/BOEING_2022_10K p\.34/);
+    // The pages around it are drawn ahead, so that Prev and Next show one at once.
+    const drawn = () =>
+      sent
+        .slice(opened)
+        .filter((c) => c.command === 'page_image')
+        .map((c) => (c.args as CommandArgs<'page_image'>).page);
+    await until(() => drawn().includes(35) && drawn().includes(33), 'the neighbours drawn ahead');
+    const asked = drawn().length;
+    click(document.querySelector('[aria-label="Next page"]'));
+    await until(() => /p\.35/.test(document.querySelector('#viewer-title')?.textContent ?? ''), 'the next page');
+    await until(() => drawn().includes(36), 'the page after it drawn ahead');
+    // Page 35 itself came from what was drawn ahead: asked once, not again.
+    expect(drawn().filter((p) => p === 35).length).toBe(1);
+    expect(drawn().length).toBe(asked + 1);
   });
 
   it('shows errors in the chat', async () => {
