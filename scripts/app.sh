@@ -28,4 +28,18 @@ if [ ! -f ui/dist/index.html ] \
   (cd ui && npm run --silent build)
 fi
 
-exec cargo run --release -p pagetree-app -- "$@"
+app="$CARGO_TARGET_DIR/release/pagetree-app"
+if [ ! -x "$app" ]; then
+  cat <<'SAY'
+app: building PageTree for the first time. This compiles the app and about 600 Rust
+app: packages: about 30-40 minutes on 2 cores (less with more), once. Later starts
+app: rebuild only what changed, about a minute. Cargo's progress follows.
+SAY
+else
+  echo "app: building what changed (about a minute when the sources changed, seconds otherwise)"
+fi
+# In the open, so that a long build shows what it is doing.
+cargo build --release -p pagetree-app
+# The app sets what its window needs itself (GSETTINGS_BACKEND, and
+# WEBKIT_DISABLE_DMABUF_RENDERER under Wayland or NVIDIA's driver; src-tauri/src/startup_env.rs).
+exec "$app" "$@"

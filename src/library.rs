@@ -559,6 +559,19 @@ impl Library {
         .map_err(crate::Error::from)
     }
 
+    /// How many pages the PDF at `path` has (pdfium's count, no text read).
+    pub async fn page_count(&self, path: &Path) -> Result<u32> {
+        let pdfium = self.assets()?.pdfium_library.clone();
+        let owned = path.to_path_buf();
+        tokio::task::spawn_blocking(move || crate::pdf::page_count(&pdfium, &owned))
+            .await
+            .map_err(|err| LibraryError::Folder {
+                path: path.display().to_string(),
+                detail: err.to_string(),
+            })?
+            .map_err(crate::Error::from)
+    }
+
     pub async fn documents(&self) -> Result<Vec<DocumentRecord>> {
         Ok(self.catalog.documents().await?)
     }

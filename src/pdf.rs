@@ -230,6 +230,13 @@ fn describe_pdfium_error(err: &PdfiumError) -> String {
     }
 }
 
+/// How many pages `path` has, without reading their text: what a batch is counted in.
+pub fn page_count(pdfium_library: &Path, path: &Path) -> Result<u32, PdfError> {
+    with_document(pdfium_library, path, |document, _| {
+        Ok(u32::try_from(document.pages().len()).unwrap_or(0))
+    })
+}
+
 /// The file name shown to people: the last path component.
 pub fn display_name(path: &Path) -> String {
     path.file_name()

@@ -95,3 +95,28 @@ async fn a_strip_shaped_page_is_drawn_no_taller_than_the_cap() {
     assert_eq!(height, pagetree::render::MAX_HEIGHT, "{width}x{height}");
     assert_eq!(width, 1_200, "the aspect ratio is kept: {width}x{height}");
 }
+
+/// How long the page viewer waits for one page of a real filing drawn 1000 px wide (as
+/// `page_image` does for the viewer): the median of 15. A measurement, not a check:
+/// `cargo test --test page_image -- --ignored --nocapture viewer_page_timing`.
+#[test]
+#[ignore = "a timing; run it by name"]
+fn viewer_page_timing() {
+    let filing = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/bench/financebench-dev/pdfs/FOOTLOCKER_2022_8K_dated-2022-05-20.pdf");
+    let assets = pagetree::assets::Assets::locate(None, None).expect("the assets");
+    let mut times: Vec<f64> = (0..15)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            let png = pagetree::render::render_page_png(&assets.pdfium_library, &filing, 1, 1000)
+                .expect("drawn");
+            assert!(!png.is_empty());
+            start.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    println!(
+        "viewer page (1000 px): median {:.1} ms, fastest {:.1}, slowest {:.1}",
+        times[7], times[0], times[14]
+    );
+}

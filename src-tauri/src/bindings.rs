@@ -87,8 +87,11 @@ mod tests {
             ingest::Stage,
             crate::ingest_queue::IngestProgress<'static>,
             crate::ingest_queue::IngestFinished,
+            crate::ingest_queue::QueuedFile,
+            crate::ingest_queue::IngestQueued,
             crate::commands::search::AskToken<'static>,
             crate::Dropped,
+            crate::Drag,
             crate::downloads::Saved,
         );
         out

@@ -15,6 +15,7 @@ use crate::state::SharedLibrary;
 
 pub const PROGRESS_EVENT: &str = "ingest://progress";
 pub const FINISHED_EVENT: &str = "ingest://finished";
+pub const QUEUED_EVENT: &str = "ingest://queued";
 
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -34,10 +35,30 @@ pub struct IngestFinished {
     pub warnings: Vec<String>,
 }
 
+/// One file waiting in the queue, as the window lists it.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct QueuedFile {
+    pub file: String,
+    /// Its page count, once counted (null at first, or when pdfium cannot open it).
+    pub pages: Option<u32>,
+}
+
+/// Files just queued: sent at once without page counts, then again with them, so the
+/// window can list the files at once and count the batch in pages soon after.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct IngestQueued {
+    pub files: Vec<QueuedFile>,
+    /// False when the files were just queued, true for the later event with their counts.
+    pub counted: bool,
+}
+
 pub struct IngestQueue {
     sender: mpsc::UnboundedSender<PathBuf>,
     cancel: Arc<AtomicBool>,
     queued: Arc<AtomicUsize>,
+    library: SharedLibrary,
 }
 
 impl IngestQueue {
@@ -46,6 +67,7 @@ impl IngestQueue {
         let cancel = Arc::new(AtomicBool::new(false));
         let queued = Arc::new(AtomicUsize::new(0));
         let (worker_cancel, worker_queued) = (cancel.clone(), queued.clone());
+        let counting = library.clone();
         // Its own thread and runtime: the engine's ingestion future is not `Send` (it
         // borrows the progress sink across awaits), and a long ingestion should not
         // share workers with the commands that keep the window responsive.
@@ -69,6 +91,7 @@ impl IngestQueue {
             sender,
             cancel,
             queued,
+            library: counting,
         }
     }
 
@@ -237,6 +260,17 @@ pub fn queue_paths(
         let reasons: Vec<String> = found.skipped.iter().map(ToString::to_string).collect();
         return Err(reasons.join("\n"));
     }
+    let names: Vec<String> = found
+        .files
+        .iter()
+        .map(|path| pagetree::pdf::display_name(path))
+        .collect();
+    // Before the skipped paths' events, so that the window counts them in this batch.
+    emit_queued(
+        app,
+        names.iter().map(|file| (file.clone(), None)).collect(),
+        false,
+    );
     for skipped in &found.skipped {
         tracing::warn!(%skipped, "not added");
         let finished = failed(skipped.path().display().to_string(), skipped.to_string());
@@ -244,5 +278,39 @@ pub fn queue_paths(
             tracing::warn!(error = %err, "the window did not take an ingestion event");
         }
     }
-    Ok(queue.enqueue(found.files))
+    let paths = found.files.clone();
+    let queued = queue.enqueue(found.files);
+    let (app, library) = (app.clone(), queue.library.clone());
+    // Counted off the command's path: opening hundreds of PDFs takes seconds.
+    tauri::async_runtime::spawn(async move {
+        let mut counted = Vec::with_capacity(paths.len());
+        for (path, file) in paths.iter().zip(names) {
+            let pages = match library.read().await.page_count(path).await {
+                Ok(pages) => Some(pages),
+                Err(err) => {
+                    tracing::debug!(%file, error = %err, "pages not counted");
+                    None
+                }
+            };
+            counted.push((file, pages));
+        }
+        emit_queued(&app, counted, true);
+    });
+    Ok(queued)
+}
+
+fn emit_queued(app: &AppHandle, files: Vec<(String, Option<u32>)>, counted: bool) {
+    if files.is_empty() {
+        return;
+    }
+    let event = IngestQueued {
+        files: files
+            .into_iter()
+            .map(|(file, pages)| QueuedFile { file, pages })
+            .collect(),
+        counted,
+    };
+    if let Err(err) = app.emit(QUEUED_EVENT, &event) {
+        tracing::warn!(error = %err, "the window did not take the queued files");
+    }
 }

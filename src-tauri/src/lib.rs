@@ -13,6 +13,7 @@ mod keys;
 mod llm;
 mod local_model;
 mod logging;
+pub mod startup_env;
 mod state;
 
 use std::sync::Arc;
@@ -26,6 +27,16 @@ use crate::local_model::LocalModel;
 use crate::state::{AppState, OpenLibrary};
 
 pub const DROPPED_EVENT: &str = "library://dropped";
+pub const DRAG_EVENT: &str = "library://drag";
+
+/// Files are being dragged over the window (or no longer are): the window shows where
+/// they will go only while they are.
+#[derive(Serialize, Clone)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "LibraryDrag"))]
+pub(crate) struct Drag {
+    over: bool,
+}
 
 #[derive(Serialize, Clone)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -118,7 +129,18 @@ pub fn run() -> tauri::Result<()> {
             Ok(())
         })
         .on_window_event(|window, event| {
-            if let WindowEvent::DragDrop(DragDropEvent::Drop { paths, .. }) = event {
+            let WindowEvent::DragDrop(drag) = event else {
+                return;
+            };
+            let over = match drag {
+                DragDropEvent::Enter { .. } => true,
+                DragDropEvent::Leave | DragDropEvent::Drop { .. } => false,
+                _ => return,
+            };
+            if let Err(err) = window.emit(DRAG_EVENT, Drag { over }) {
+                tracing::debug!(error = %err, "the window did not take a drag");
+            }
+            if let DragDropEvent::Drop { paths, .. } = drag {
                 let dropped = Dropped {
                     paths: paths.clone(),
                 };

@@ -428,13 +428,16 @@ export class DemoBackend implements Transport {
       await this.wait(20);
       if (paths.length === 0) throw 'No files to add.';
       this.ingestQueue.push(...paths);
+      this.emitQueued(paths);
       void this.runIngestion();
       // A folder becomes one made-up file (see ingestOne), so each path is one file.
       return paths.length;
     },
     pick_and_ingest: async () => {
       await this.wait(300);
-      this.ingestQueue.push('/home/demo/Downloads/ANNUAL_REPORT_2023.pdf');
+      const picked = '/home/demo/Downloads/ANNUAL_REPORT_2023.pdf';
+      this.ingestQueue.push(picked);
+      this.emitQueued([picked]);
       void this.runIngestion();
     },
     cancel_ingest: async () => {
@@ -727,13 +730,30 @@ export class DemoBackend implements Transport {
     }
   }
 
-  private async ingestOne(path: string): Promise<void> {
+  /** The file a queued path becomes: a folder is one made-up file in it. */
+  private static queuedFile(path: string): string {
+    const file = path.split(/[\\/]/).pop() ?? path;
+    if (/\.pdf$/i.test(file)) return path;
+    return `${path}/${file.replace(/\.pdf$/i, '') || 'folder'}_NOTES.pdf`;
+  }
+
+  private static demoPages(file: string): number {
+    return 8 + (file.length % 9);
+  }
+
+  /** Like the shell: the files at once, then their page counts. */
+  private emitQueued(paths: string[]): void {
+    const files = paths.map((p) => DemoBackend.queuedFile(p).split(/[\\/]/).pop() ?? p);
+    this.emit('ingest://queued', { files: files.map((file) => ({ file, pages: null })), counted: false });
+    setTimeout(() => {
+      this.emit('ingest://queued', { files: files.map((file) => ({ file, pages: DemoBackend.demoPages(file) })), counted: true });
+    }, 30);
+  }
+
+  private async ingestOne(queuedPath: string): Promise<void> {
+    const path = DemoBackend.queuedFile(queuedPath);
     const file = path.split(/[\\/]/).pop() ?? path;
     const name = file.replace(/\.pdf$/i, '');
-    if (!/\.pdf$/i.test(file)) {
-      // A folder: the shell walks it; the demo adds one made-up file from it.
-      return this.ingestOne(`${path}/${name || 'folder'}_NOTES.pdf`);
-    }
     const existing = this.docs.find((d) => d.record.file_name === file && d.record.status === 'ready');
     if (existing) {
       this.emit('ingest://finished', {
@@ -744,7 +764,7 @@ export class DemoBackend implements Transport {
       });
       return;
     }
-    const pages = 8 + (file.length % 9);
+    const pages = DemoBackend.demoPages(file);
     const content = demoIngestedDocument(name, pages);
     const doc = this.addDocument(content, 'ingesting');
     doc.record.path = path;

@@ -31,7 +31,9 @@ import type {
   GoldPage,
   IngestFinished,
   IngestProgress,
+  IngestQueued,
   KeyWarnings,
+  LibraryDrag,
   LibraryDropped,
   LocalModelStatus,
   LocalServer,
@@ -117,8 +119,10 @@ export type CommandResult<C extends CommandName> = Commands[C]['result'];
 export interface Events {
   'ingest://progress': IngestProgress;
   'ingest://finished': IngestFinished;
+  'ingest://queued': IngestQueued;
   'ask://token': AskToken;
   'library://dropped': LibraryDropped;
+  'library://drag': LibraryDrag;
   'download://finished': DownloadFinished;
 }
 
@@ -313,8 +317,10 @@ export async function on<E extends EventName>(
 
 export const onIngestProgress = (h: (p: IngestProgress) => void) => on('ingest://progress', h);
 export const onIngestFinished = (h: (p: IngestFinished) => void) => on('ingest://finished', h);
+export const onIngestQueued = (h: (p: IngestQueued) => void) => on('ingest://queued', h);
 export const onAskToken = (h: (p: AskToken) => void) => on('ask://token', h);
 export const onLibraryDropped = (h: (p: LibraryDropped) => void) => on('library://dropped', h);
+export const onLibraryDrag = (h: (p: LibraryDrag) => void) => on('library://drag', h);
 export const onDownloadFinished = (h: (p: DownloadFinished) => void) => on('download://finished', h);
 
 // ---------------------------------------------------------------------------------------

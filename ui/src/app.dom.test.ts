@@ -79,10 +79,23 @@ describe('the app on the demo backend', () => {
     expect(document.querySelector('.doc-warning:not([hidden])')?.textContent).toMatch(/no text layer/);
     const cards = [...document.querySelectorAll('[data-testid="doc-card"]')].map((e) => e.textContent);
     expect(cards[1]).toBe('The Boeing Company · 10-K annual report · fiscal year 2022');
-    // The 3M year was guessed: marked, with a tooltip that says so.
-    expect(cards[0]).toBe('3M Company · 10-K annual report · fiscal year 2018? (guessed)');
+    // The 3M year was guessed: no sign in the list, a tooltip that says so.
+    expect(cards[0]).toBe('3M Company · 10-K annual report · fiscal year 2018');
     const guessed = document.querySelectorAll('.doc')[0]?.querySelector('.card-part.unsure');
     expect(guessed?.getAttribute('title')).toBe('guessed');
+    // One line a document; details and actions for the row opened only, one at a time.
+    const [first, second] = [...document.querySelectorAll<HTMLElement>('.doc')];
+    const details = (row: HTMLElement | undefined) => row?.querySelector<HTMLElement>('.doc-details');
+    expect(details(first)?.hidden).toBe(true);
+    expect(first?.querySelector('.doc-pages')?.textContent).toMatch(/^\d+ pages$/);
+    expect(first?.textContent).not.toMatch(/\d+ nodes|described (extractive|llm)|`pagetree /);
+    click(first?.querySelector('.doc-name'));
+    expect(details(first)?.hidden).toBe(false);
+    click(second?.querySelector('.doc-toggle'));
+    expect(details(first)?.hidden).toBe(true);
+    expect(details(second)?.hidden).toBe(false);
+    click(second?.querySelector('.doc-toggle'));
+    expect(details(second)?.hidden).toBe(true);
   });
 
   it('follows an ingestion with a progress bar until the document is ready', async () => {
@@ -169,6 +182,10 @@ describe('the app on the demo backend', () => {
     location.hash = '#compare';
     await until(() => !view('compare').hidden, 'the compare view');
     const q = view('compare').querySelector<HTMLTextAreaElement>('[data-testid="compare-question"]')!;
+    // The settings are folded under the question, saying what they hold.
+    const fold = view('compare').querySelector<HTMLDetailsElement>('[data-testid="compare-settings"]')!;
+    expect(fold.open).toBe(false);
+    expect(fold.querySelector('summary')?.textContent).toBe('Strategies and settings: 8 of 8 strategies');
     q.value = 'What were Boeing’s total revenues in 2022?';
     click(view('compare').querySelector('[data-testid="compare-run"]'));
     const cols = await until(
@@ -306,10 +323,25 @@ describe('the app on the demo backend', () => {
     expect(link.textContent).toBe('BOEING_2022_10K p.34');
     expect(view('ask').querySelector('[data-testid="answer"]')?.getAttribute('aria-busy')).toBe('false');
     expect(view('ask').querySelector('.timing')?.textContent).toMatch(/first token/);
+    const opened = sent.length;
     click(link);
     const mark = await until(() => document.querySelector('[data-testid="page-viewer"] mark.cited'), 'the marked passage');
     expect(mark.textContent).toBe('Total revenues were $66.6 billion in 2022, up 7% from 2021.');
     expect(document.querySelector('#viewer-title')?.textContent).toMatch(/BOEING_2022_10K p\.34/);
+    // The pages around it are drawn ahead, so that Prev and Next show one at once.
+    const drawn = () =>
+      sent
+        .slice(opened)
+        .filter((c) => c.command === 'page_image')
+        .map((c) => (c.args as CommandArgs<'page_image'>).page);
+    await until(() => drawn().includes(35) && drawn().includes(33), 'the neighbours drawn ahead');
+    const asked = drawn().length;
+    click(document.querySelector('[aria-label="Next page"]'));
+    await until(() => /p\.35/.test(document.querySelector('#viewer-title')?.textContent ?? ''), 'the next page');
+    await until(() => drawn().includes(36), 'the page after it drawn ahead');
+    // Page 35 itself came from what was drawn ahead: asked once, not again.
+    expect(drawn().filter((p) => p === 35).length).toBe(1);
+    expect(drawn().length).toBe(asked + 1);
   });
 
   it('shows errors in the chat', async () => {
@@ -325,6 +357,10 @@ describe('the app on the demo backend', () => {
     await until(() => view('history').querySelectorAll('details.run').length > 3, 'history entries');
     const first = view('history').querySelector<HTMLDetailsElement>('details.run')!;
     expect(first.querySelector('.run-q')?.textContent).toBe('please fail');
+    // The comparison of eight strategies run earlier is one row that opens to its eight.
+    const comparison = view('history').querySelector<HTMLElement>('[data-testid="history-comparison"]');
+    expect(comparison?.querySelectorAll('.comparison-runs > li').length).toBe(8);
+    expect(comparison?.querySelector('.run-strategy')?.textContent).toBe('8 strategies');
     const search = view('history').querySelector<HTMLInputElement>('[data-testid="history-search"]')!;
     search.value = 'dividends';
     search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
@@ -624,18 +660,27 @@ describe('the app on the demo backend', () => {
     const library = view('library');
     const status = library.querySelector<HTMLElement>('[data-testid="ingest-status"]')!;
     // The double would finish both files between two frames; held, the first one waits
-    // until the status has shown the batch's count and progress. A drop within a few
-    // seconds of the last batch's end joins it (IngestClock's IDLE_MS), so the earlier
-    // test's NEW_FILING may be counted too, depending on how fast this machine ran it.
+    // until the status has shown the batch's count, its pages and the file waiting.
     const release = demo.holdIngestion();
     demo.emit('library://dropped', { paths: ['/tmp/EXTRA_A.pdf', '/tmp/EXTRA_B.pdf'] });
     try {
-      await until(() => /^Ingesting (1 of 2|2 of 3) files · \d+% · /.test(status.textContent ?? ''), 'the batch’s progress');
+      await until(
+        () => /^Adding 1 of 2 files · \d+ of 20 pages · /.test(status.textContent ?? ''),
+        'the batch’s progress in files and pages',
+      );
+      const waiting = library.querySelector('.doc[data-status="waiting"]');
+      expect(waiting?.textContent).toMatch(/EXTRA_B/);
+      expect(waiting?.querySelector('.doc-pages')?.textContent).toBe('10 pages');
     } finally {
       release();
     }
     await until(() => library.querySelectorAll('.doc[data-status="ready"]').length === 5, 'five documents');
     await until(() => status.textContent === '', 'the batch to end');
+    const batch = library.querySelector<HTMLElement>('[data-testid="ingest-outcome"]')!;
+    expect(batch.hidden).toBe(false);
+    expect(batch.textContent).toMatch(/^2 added/);
+    click(batch.querySelector('button'));
+    expect(batch.hidden).toBe(true);
 
     const records = await demo.invoke('list_documents', {});
     const idOf = (name: string) => records.find((d) => d.name === name)!.id;

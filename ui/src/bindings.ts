@@ -551,10 +551,35 @@ export type IngestProgress = { file: string, stage: Stage, done: number, total: 
 export type IngestFinished = { file: string, document: DocumentRecord | null, error: string | null, warnings: Array<string>, };
 
 /**
+ * One file waiting in the queue, as the window lists it.
+ */
+export type QueuedFile = { file: string, 
+/**
+ * Its page count, once counted (null at first, or when pdfium cannot open it).
+ */
+pages: number | null, };
+
+/**
+ * Files just queued: sent at once without page counts, then again with them, so the
+ * window can list the files at once and count the batch in pages soon after.
+ */
+export type IngestQueued = { files: Array<QueuedFile>, 
+/**
+ * False when the files were just queued, true for the later event with their counts.
+ */
+counted: boolean, };
+
+/**
  * One piece of a streamed answer; snake_case like every other payload.
  */
 export type AskToken = { request_id: string, piece: string, };
 
 export type LibraryDropped = { paths: Array<string>, };
+
+/**
+ * Files are being dragged over the window (or no longer are): the window shows where
+ * they will go only while they are.
+ */
+export type LibraryDrag = { over: boolean, };
 
 export type DownloadFinished = { path: string | null, ok: boolean, };

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { documentRecord } from './test-records';
 import {
   answerNotes,
+  appWords,
   debounce,
   documentFor,
   downloadOutcome,
@@ -123,5 +124,18 @@ describe('downloadOutcome', () => {
     expect(downloadOutcome({ ok: true, path: '/home/a/Downloads/h.md' })).toBe('Saved to /home/a/Downloads/h.md');
     expect(downloadOutcome({ ok: true, path: null })).toBe('Saved to your Downloads folder.');
     expect(downloadOutcome({ ok: false, path: null })).toBe('The export could not be saved.');
+  });
+});
+
+describe('the engine’s words in the app', () => {
+  it('leaves out the CLI commands the engine suggests', () => {
+    expect(
+      appWords(
+        "this document is in french, and the library's embedding model (all-MiniLM-L6-v2) reads English only, so its pages are found by their words alone; to find them by meaning too, choose multilingual-e5-small in Settings (or run `pagetree reindex --model e5-small`)",
+      ),
+    ).toBe(
+      "this document is in french, and the library's embedding model (all-MiniLM-L6-v2) reads English only, so its pages are found by their words alone; to find them by meaning too, choose multilingual-e5-small in Settings",
+    );
+    expect(appWords('plain words (with brackets)')).toBe('plain words (with brackets)');
   });
 });

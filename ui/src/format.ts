@@ -174,3 +174,15 @@ export function downloadOutcome(outcome: DownloadFinished): string {
   if (!outcome.ok) return 'The export could not be saved.';
   return outcome.path ? `Saved to ${outcome.path}` : 'Saved to your Downloads folder.';
 }
+
+/**
+ * The engine's words as the app says them: a CLI command the engine names as a way out
+ * ("(or run `pagetree reindex …`)") is left out, since the app has its own way (Settings).
+ */
+export function appWords(text: string): string {
+  return text
+    .replace(/\s*\((?:or )?(?:run )?`pagetree [^`]*`[^)]*\)/g, '')
+    .replace(/[,;]?\s*(?:or )?run `pagetree [^`]*`/g, '')
+    .replace(/`pagetree [^`]*`/g, 'the command line')
+    .trim();
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IngestFinished, IngestProgress } from './api';
-import { IngestClock, remainingText, summaryText } from './ingest-clock';
+import { IngestClock, outcomeText, remainingText, summaryText } from './ingest-clock';
 
 function clock() {
   let t = 0;
@@ -15,29 +15,52 @@ const progress = (file: string, stage: IngestProgress['stage'], done: number, to
   total,
 });
 const finished = (file: string, error: string | null = null): IngestFinished => ({ file, document: null, error, warnings: [] });
+const queue = (c: IngestClock, files: Record<string, number | null>) => {
+  const names = Object.keys(files);
+  c.queued({ files: names.map((file) => ({ file, pages: null })), counted: false });
+  c.queued({ files: names.map((file) => ({ file, pages: files[file] ?? null })), counted: true });
+};
 
 describe('the ingestion clock', () => {
-  it('gives no estimate before a file finished, then one from the batch’s own rate', () => {
+  it('counts files and pages, and estimates from the batch’s own rate in pages', () => {
     const { c, at } = clock();
-    c.queue(4);
+    queue(c, { 'a.pdf': 10, 'b.pdf': 30, 'c.pdf': 20, 'd.pdf': 36 });
+    expect(c.waiting()).toEqual(['a.pdf', 'b.pdf', 'c.pdf', 'd.pdf']);
     at(1_000);
     c.progress(progress('a.pdf', 'reading', 0, 1));
+    expect(c.waiting()).toEqual(['b.pdf', 'c.pdf', 'd.pdf']);
     at(5_000);
     c.progress(progress('a.pdf', 'describing', 5, 10));
-    const early = c.summary();
-    expect(early?.remainingMs).toBeNull();
-    expect(early?.total).toBe(4);
-    expect(summaryText(early!)).toMatch(/^Ingesting 1 of 4 files · \d+% · estimating the time left…$/);
+    const early = c.summary()!;
+    expect(early.remainingMs).toBeNull();
+    expect(early.total).toBe(4);
+    expect(summaryText(early)).toBe('Adding 1 of 4 files · 5 of 96 pages · estimating the time left…');
     at(60_000);
     c.finished(finished('a.pdf'));
-    // One file a minute, three to go.
-    expect(c.summary()?.remainingMs).toBe(180_000);
-    expect(summaryText(c.summary()!)).toBe('Ingesting 2 of 4 files · 25% · about 3 min left');
+    // 10 pages a minute, 86 to go.
+    expect(c.summary()?.remainingMs).toBe(516_000);
+    at(90_000);
+    c.progress(progress('b.pdf', 'describing', 31, 31));
+    const s = c.summary()!;
+    // b.pdf has 31 pages by its own count: the describing stage corrects the shell's.
+    expect(s.pagesTotal).toBe(97);
+    expect(summaryText(s)).toMatch(/^Adding 2 of 4 files · 41 of 97 pages · about \d+ min left$/);
+  });
+
+  it('moves the bar with pages: a long file weighs more than a short one', () => {
+    const { c } = clock();
+    queue(c, { 'short.pdf': 10, 'long.pdf': 90 });
+    c.progress(progress('short.pdf', 'reading', 0, 1));
+    c.finished(finished('short.pdf'));
+    expect(c.summary()?.fraction).toBeCloseTo(0.1);
+    c.progress(progress('long.pdf', 'describing', 45, 90));
+    expect(c.summary()?.fraction).toBeGreaterThan(0.3);
+    expect(c.summary()?.pagesDone).toBe(55);
   });
 
   it('estimates from enough progress on a long first file', () => {
     const { c, at } = clock();
-    c.queue(1);
+    queue(c, { 'big.pdf': null });
     c.progress(progress('big.pdf', 'embedding', 0, 10));
     at(5_000);
     expect(c.summary()?.remainingMs).toBeNull();
@@ -46,47 +69,79 @@ describe('the ingestion clock', () => {
     expect(Math.round((c.summary()?.remainingMs ?? 0) / 100)).toBe(86);
   });
 
-  it('leaves skipped paths out of the count, and counts files already present as done', () => {
-    const { c, at } = clock();
+  it('sums the batch up at the end: added, already there, and why a file was not added', () => {
+    const { c } = clock();
     c.finished(finished('/dev/pipe.pdf', 'not a regular file'));
     expect(c.summary()).toBeNull();
-    c.queue(2);
+    expect(c.outcome()).toBeNull();
+    queue(c, { 'a.pdf': 3, 'b.pdf': 4, 'broken.pdf': null });
+    c.finished(finished('/tmp/notes.txt', 'not a PDF'));
     c.progress(progress('a.pdf', 'reading', 0, 1));
-    c.finished(finished('/tmp/unreadable', 'permission denied'));
+    c.finished(finished('a.pdf'));
     c.finished(finished('b.pdf'));
     const s = c.summary()!;
-    expect(s.total).toBe(2);
-    expect(s.finished).toBe(1);
-    at(1_000);
-    c.finished(finished('a.pdf'));
+    expect(s.total).toBe(3);
+    expect(s.finished).toBe(2);
+    expect(c.outcome()).toBeNull();
+    c.progress(progress('broken.pdf', 'reading', 0, 1));
+    c.finished(finished('broken.pdf', 'broken.pdf: the PDF is damaged or truncated'));
     expect(c.summary()).toBeNull();
+    const o = c.outcome()!;
+    expect(o).toMatchObject({ added: 1, already: 1 });
+    expect(outcomeText(o)).toBe('1 added, 1 was already in the library, 2 could not be added (below)');
+    c.dismissOutcome();
+    expect(c.outcome()).toBeNull();
+  });
+
+  it('names the one failure in the summary line', () => {
+    const { c } = clock();
+    queue(c, { 'a.pdf': 3, 'b.pdf': 4 });
+    for (const f of ['a.pdf', 'b.pdf']) c.progress(progress(f, 'reading', 0, 1));
+    c.finished(finished('a.pdf'));
+    c.finished(finished('b.pdf', 'the file could not be read'));
+    expect(outcomeText(c.outcome()!)).toBe('1 added, 1 could not be added: b.pdf: the file could not be read');
+  });
+
+  it('says a cancelled batch was cancelled', () => {
+    const { c } = clock();
+    queue(c, { 'a.pdf': 3, 'b.pdf': 4, 'c.pdf': 5 });
+    c.progress(progress('a.pdf', 'reading', 0, 1));
+    c.finished(finished('a.pdf'));
+    c.cancel();
+    c.finished(finished('b.pdf', 'ingestion was cancelled'));
+    c.finished(finished('c.pdf', 'ingestion was cancelled before this file started'));
+    expect(outcomeText(c.outcome()!)).toBe('Cancelled: 1 added, 2 not added');
   });
 
   it('does not pretend to know a count the shell did not give', () => {
     const { c, at } = clock();
-    c.progress(progress('picked.pdf', 'reading', 0, 1));
+    c.progress(progress('running.pdf', 'reading', 0, 1));
     at(30_000);
-    c.finished(finished('picked.pdf'));
+    c.finished(finished('running.pdf'));
     at(30_100);
-    c.progress(progress('picked2.pdf', 'reading', 0, 1));
+    c.progress(progress('next.pdf', 'reading', 0, 1));
     const s = c.summary()!;
     expect(s.countKnown).toBe(false);
     expect(s.remainingMs).toBeNull();
-    expect(summaryText(s)).toBe('Ingesting: 1 file done, more in progress');
+    expect(summaryText(s)).toBe('Adding PDFs: 1 file done, more in progress');
   });
 
-  it('starts afresh after a pause, and forgets a cancelled batch', () => {
+  it('starts afresh with the next files queued, and ignores counts that come late', () => {
     const { c, at } = clock();
-    c.queue(1);
+    queue(c, { 'a.pdf': 2 });
     c.progress(progress('a.pdf', 'reading', 0, 1));
     c.finished(finished('a.pdf'));
-    at(60_000);
-    c.queue(2);
+    expect(c.outcome()?.added).toBe(1);
+    at(1_000);
+    c.queued({ files: [{ file: 'b.pdf', pages: null }, { file: 'c.pdf', pages: null }], counted: false });
+    expect(c.outcome()).toBeNull();
     expect(c.summary()?.total).toBe(2);
     expect(c.summary()?.finished).toBe(0);
     c.reset();
+    c.queued({ files: [{ file: 'b.pdf', pages: 3 }], counted: true });
     c.finished(finished('b.pdf', 'Ingestion cancelled.'));
     expect(c.summary()).toBeNull();
+    expect(c.waiting()).toEqual([]);
   });
 
   it('says the time left in round words', () => {

@@ -2,14 +2,14 @@
 // shell's events.
 
 import './style.css';
-import { errorMessage, isDemo, onIngestFinished, onIngestProgress, onLibraryDropped } from './api';
+import { errorMessage, isDemo, onIngestFinished, onIngestProgress, onIngestQueued, onLibraryDrag, onLibraryDropped } from './api';
 import { bus, currentView, state, VIEWS, type ViewName } from './app';
 import { h, svg } from './dom';
 import { openAbout } from './views/about';
 import { createAskView } from './views/ask';
 import { createCompareView } from './views/compare';
 import { createHistoryView, showHistory } from './views/history';
-import { createLibraryView, handleDrop, ingest, onFinished, onProgress, refreshDocuments } from './views/library';
+import { createLibraryView, handleDrop, ingest, onFinished, onProgress, onQueued, refreshDocuments } from './views/library';
 import { createSettingsView, loadSettings } from './views/settings';
 import { createTreeView } from './views/tree';
 
@@ -106,7 +106,7 @@ function build(): void {
   }
   const dropOverlay = h(
     'div',
-    { class: 'drop-overlay', hidden: true, 'aria-hidden': 'true' },
+    { class: 'drop-overlay', hidden: true, 'aria-hidden': 'true', 'data-testid': 'drop-overlay' },
     h('p', {}, 'Drop PDFs or folders to add them to the library'),
   );
   app.append(
@@ -155,6 +155,10 @@ function build(): void {
     }
   });
 
+  // Inside Tauri the shell sees files dragged from the desktop, and says so.
+  onLibraryDrag(({ over }) => {
+    dropOverlay.hidden = !over;
+  }).catch((err: unknown) => console.error('could not listen to drags', errorMessage(err)));
   // HTML5 drag and drop anywhere on the window.
   let depth = 0;
   const hasFiles = (e: DragEvent) => [...(e.dataTransfer?.types ?? [])].includes('Files');
@@ -206,6 +210,7 @@ async function start(): Promise<void> {
         bus.emit('finished', f);
         onFinished(f);
       }),
+      onIngestQueued(onQueued),
       onLibraryDropped(({ paths }) => {
         if (location.hash !== '#library') location.hash = 'library';
         void ingest(paths);

@@ -17,7 +17,7 @@ function markSign(mark: FieldMark): HTMLElement | null {
 }
 
 /** "3M Company · 10-K annual report · fiscal year 2018", each part marked; null without one. */
-export function cardLine(card: DocumentCard | null): HTMLElement | null {
+export function cardLine(card: DocumentCard | null, { marks = true }: { marks?: boolean } = {}): HTMLElement | null {
   const parts = card ? shortFormParts(card) : [];
   if (parts.length === 0) return null;
   const line = h('span', { class: 'card-line' });
@@ -32,7 +32,7 @@ export function cardLine(card: DocumentCard | null): HTMLElement | null {
           title: part.mark === 'read' ? undefined : MARK_TITLES[part.mark],
         },
         part.text,
-        markSign(part.mark),
+        marks ? markSign(part.mark) : null,
       ),
     );
   });

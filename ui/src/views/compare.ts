@@ -83,6 +83,9 @@ const budget = h('input', {
   inputmode: 'numeric',
 });
 const formError = h('p', { class: 'message', role: 'alert', hidden: true });
+/** The strategies and their settings, folded away under the question: results come first. */
+const settingsSummary = h('summary', { 'data-testid': 'compare-settings-summary' });
+const settingsFold = h('details', { class: 'compare-settings', 'data-testid': 'compare-settings' }, settingsSummary);
 const run = h('button', { type: 'submit', class: 'primary', 'data-testid': 'compare-run' }, 'Compare');
 const results = h('div', { class: 'results', 'aria-live': 'polite', 'aria-busy': 'false' });
 const skippedList = h('ul', { class: 'skipped' });
@@ -96,7 +99,15 @@ let last: { question: string; settings: SearchSettings } | null = null;
 const columnEls = new Map<StrategyName, HTMLElement>();
 let sensitiveToken = 0;
 
+/** "Strategies and settings: 7 of 8 strategies". */
+function updateSettingsSummary(): void {
+  const ticked = [...controls.values()].filter((c) => c.checkbox.checked).length;
+  settingsSummary.textContent = `Strategies and settings: ${ticked} of ${controls.size} strategies`;
+}
+
 function showError(text: string | null): void {
+  // What to fix is most often in the settings: unfold them.
+  if (text !== null) settingsFold.open = true;
   formError.hidden = text === null;
   formError.textContent = text ?? '';
 }
@@ -312,6 +323,7 @@ function applyAvailability(): void {
       c.editor.setDisabled(!c.checkbox.checked);
     }
   }
+  updateSettingsSummary();
 }
 
 function applyDefaults(): void {
@@ -335,6 +347,7 @@ function prefill(p: Prefill): void {
     writeSettings(settingsToValues(p.settings));
     setScope(p.settings.documents);
   }
+  updateSettingsSummary();
   dirty = true;
 }
 
@@ -365,10 +378,7 @@ export function createCompareView(): HTMLElement {
   const sensitivity = controls.get('sensitive-knee')?.editor.inputs.get('sensitivity');
   sensitivity?.addEventListener('input', () => rerunSensitive());
 
-  const form = h(
-    'form',
-    { class: 'compare-form', novalidate: true },
-    field('Question', question),
+  settingsFold.append(
     h('fieldset', { class: 'strategies' }, h('legend', {}, 'Strategies'), h('div', { class: 'strategy-grid' }, ...cards)),
     h(
       'div',
@@ -376,10 +386,16 @@ export function createCompareView(): HTMLElement {
       ...fusion.fields,
       scoring.field,
       field('Token budget', budget, 'Largest context in tokens; empty for no limit.'),
-      h('div', { class: 'actions' }, run),
     ),
-    formError,
   );
+  const form = h(
+    'form',
+    { class: 'compare-form', novalidate: true },
+    h('div', { class: 'compare-ask' }, field('Question', question), h('div', { class: 'actions' }, run)),
+    formError,
+    settingsFold,
+  );
+  form.addEventListener('change', updateSettingsSummary);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     void compare();
@@ -400,6 +416,7 @@ export function createCompareView(): HTMLElement {
   bus.on('prefill-compare', prefill);
   if (state.settings) applyDefaults();
   applyAvailability();
+  updateSettingsSummary();
   results.append(analysisSlot, skippedList, columns, summary.el, tracePanel.el);
   return h(
     'section',

@@ -5,6 +5,7 @@ import { bus, navigate } from '../app';
 import { busy, field, h, replace } from '../dom';
 import { answerNotes, debounce, formatDate, formatMs, uniquePages } from '../format';
 import { describeFusion, describeStrategy, runSettings, sectionScoringLabel, strategyLabel } from '../strategy-form';
+import { groupRuns, type HistoryEntry } from '../history-groups';
 import { facts, pageChip, renderAnswer } from './parts';
 import { dateStamp, offerDownload } from './save';
 
@@ -112,6 +113,32 @@ function item(run: RunRecord): HTMLLIElement {
   return h('li', {}, box);
 }
 
+/** One comparison: a row that opens to its strategies, each a run of its own. */
+function comparisonItem(runs: RunRecord[]): HTMLLIElement {
+  const first = runs[0]!;
+  const failed = runs.filter((r) => r.status === 'failed').length;
+  const names = runs.map((r) => (r.strategy ? strategyLabel(r.strategy) : '–')).join(', ');
+  const box = h(
+    'details',
+    { class: 'run comparison', 'data-runs': runs.map((r) => r.id).join(' '), 'data-testid': 'history-comparison' },
+    h(
+      'summary',
+      {},
+      h('span', { class: 'run-date' }, formatDate(first.created_at)),
+      h('span', { class: 'badge kind-compare' }, 'compare'),
+      h('span', { class: 'run-strategy', title: names }, `${runs.length} strategies`),
+      h('span', { class: 'run-q' }, first.question),
+      failed > 0 ? h('span', { class: 'badge status-failed' }, `${failed} failed`) : null,
+    ),
+    h('ul', { class: 'history-list comparison-runs', 'aria-label': 'Strategies of this comparison' }, ...runs.map(item)),
+  );
+  return h('li', {}, box);
+}
+
+function entryItem(entry: HistoryEntry): HTMLLIElement {
+  return entry.kind === 'run' ? item(entry.run) : comparisonItem(entry.runs);
+}
+
 async function refresh(): Promise<void> {
   const mine = ++token;
   const needle = search.value.trim();
@@ -119,16 +146,14 @@ async function refresh(): Promise<void> {
   try {
     const runs = await api.history(needle === '' ? null : needle, LIMIT);
     if (mine !== token) return;
-    const sorted = [...runs].sort(
-      (a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id,
-    );
-    replace(list, ...sorted.map(item));
+    const entries = groupRuns(runs);
+    replace(list, ...entries.map(entryItem));
     status.textContent =
-      sorted.length === 0
+      entries.length === 0
         ? needle
           ? `No runs match “${needle}”.`
           : 'No runs yet: ask a question or compare strategies.'
-        : `${sorted.length} ${sorted.length === 1 ? 'run' : 'runs'}${sorted.length === LIMIT ? ' (the newest)' : ''}`;
+        : `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}${runs.length === LIMIT ? ' (the newest)' : ''}`;
   } catch (err) {
     if (mine !== token) return;
     status.textContent = `Could not load the history: ${errorMessage(err)}`;

@@ -2,12 +2,21 @@
 // hundreds of documents, filter, sort and select them to remove many at once or to
 // search only those.
 
-import { api, errorMessage, forgetImages, insideTauri, type DocumentRecord, type IngestFinished, type IngestProgress } from '../api';
+import {
+  api,
+  errorMessage,
+  forgetImages,
+  insideTauri,
+  type DocumentRecord,
+  type IngestFinished,
+  type IngestProgress,
+  type IngestQueued,
+} from '../api';
 import { announce, bus, navigate, setDocuments, setScope, state } from '../app';
 import { pruneSelection, selectedDocuments, selectionText, setShown, shownSelection } from '../doc-selection';
 import { busy, h, replace } from '../dom';
 import { documentForFile, isPdfName } from '../format';
-import { IngestClock, summaryText } from '../ingest-clock';
+import { failureText, IngestClock, outcomeText, summaryText } from '../ingest-clock';
 import { countText, filterWords, isSortKey, SORT_KEYS, SORT_LABELS, visibleDocuments, type SortKey } from '../library-list';
 import { removalQuestion, removalSummary, removeEach } from '../remove-many';
 import { editCard } from './card-editor';
@@ -25,17 +34,24 @@ const clock = new IngestClock();
 let selected = new Set<number>();
 /** The ids of the documents the list shows now, in its order. */
 let shownIds: number[] = [];
+/** The row whose details and actions are shown, by its key; one at a time. */
+let openKey: string | null = null;
 
 const list = h('ul', { class: 'doc-list', 'aria-label': 'Documents', 'data-testid': 'doc-list' });
 const message = h('p', { class: 'message', role: 'alert', hidden: true });
 const empty = h(
   'p',
   { class: 'empty-state', hidden: true },
-  'The library is empty. Drop PDFs here or use “Add PDFs…” to start.',
+  'The library is empty. Drop PDFs or folders of PDFs on this window, or use “Add PDFs…”.',
 );
 const ingestStatus = h('p', { class: 'ingest-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'ingest-status' });
 const overall = h('progress', { max: 1, value: 0, hidden: true, 'aria-label': 'Ingestion of the whole batch', 'data-testid': 'ingest-overall' });
 const cancelAll = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Cancel ingestion');
+/** What the last batch came to, with the files that were not added and why. */
+const batchOutcome = h('div', { class: 'batch-outcome', role: 'status', hidden: true, 'data-testid': 'ingest-outcome' });
+const outcomeLine = h('p', {});
+const outcomeFailures = h('ul', { class: 'outcome-failures' });
+const dismissOutcome = h('button', { type: 'button', class: 'secondary small' }, 'Dismiss');
 const rows = new Map<string, Row>();
 
 const filter = h('input', {
@@ -84,7 +100,7 @@ function showMessage(text: string | null): void {
 async function cancelIngestion(button: HTMLButtonElement): Promise<void> {
   try {
     await busy(button, () => api.cancelIngest());
-    clock.reset();
+    clock.cancel();
     announce('Cancelling ingestion');
   } catch (err) {
     showMessage(errorMessage(err));
@@ -107,6 +123,11 @@ async function removeDocument(doc: DocumentRecord): Promise<void> {
 }
 
 const rowActions: RowActions = {
+  toggle(row) {
+    const key = [...rows].find(([, r]) => r === row)?.[0] ?? null;
+    openKey = key === openKey ? null : key;
+    for (const [k, r] of rows) r.setOpen(k === openKey);
+  },
   select(doc, on) {
     if (on) selected.add(doc.id);
     else selected.delete(doc.id);
@@ -129,6 +150,8 @@ interface Item {
   key: string;
   doc: DocumentRecord | null;
   file: string;
+  /** Queued, not started yet. */
+  waiting?: boolean;
 }
 
 /** Files being added or that failed without a record: shown above the documents. */
@@ -142,6 +165,11 @@ function pendingItems(docs: DocumentRecord[]): Item[] {
   };
   for (const file of state.progress.keys()) add(file);
   for (const [file, outcome] of finished) if (outcome.error) add(file);
+  for (const file of clock.waiting()) {
+    if (claimed.has(file) || documentForFile(file, docs)) continue;
+    items.push({ key: `file:${file}`, doc: null, file, waiting: true });
+    claimed.add(file);
+  }
   return items;
 }
 
@@ -174,6 +202,7 @@ function render(): void {
     if (!present.has(key)) {
       row.el.remove();
       rows.delete(key);
+      if (key === openKey) openKey = null;
     }
   }
   selected = pruneSelection(selected, docs);
@@ -185,8 +214,16 @@ function render(): void {
       row = makeRow(rowActions);
       rows.set(item.key, row);
     }
-    row.update(item.doc, progressFor(item), finished.get(item.file) ?? null, item.file);
+    row.update(
+      item.doc,
+      progressFor(item),
+      finished.get(item.file) ?? null,
+      item.file,
+      item.waiting === true,
+      item.doc ? null : clock.pagesOf(item.file),
+    );
     row.setSelected(item.doc !== null && selected.has(item.doc.id));
+    row.setOpen(item.key === openKey);
     const hide = item.doc !== null && !shown.has(item.doc.id);
     if (row.el.hidden !== hide) row.el.hidden = hide;
     els.push(row.el);
@@ -259,6 +296,15 @@ function renderIngestStatus(): void {
   const batch = clock.summary();
   cancelAll.hidden = active === 0 && batch === null;
   overall.hidden = batch === null;
+  const outcome = clock.outcome();
+  batchOutcome.hidden = outcome === null;
+  if (outcome) {
+    outcomeLine.textContent = outcomeText(outcome);
+    const failures = outcome.failed.length > 1 ? outcome.failed : [];
+    replace(outcomeFailures, ...failures.map((f) => h('li', {}, failureText(f))));
+    outcomeFailures.hidden = failures.length === 0;
+    batchOutcome.classList.toggle('partial', outcome.failed.length > 0);
+  }
   if (batch) {
     overall.value = batch.fraction;
     overall.setAttribute('aria-valuetext', summaryText(batch));
@@ -292,6 +338,12 @@ export function onProgress(p: IngestProgress): void {
   clock.progress(p);
 }
 
+/** Files the shell queued, or their page counts. */
+export function onQueued(event: IngestQueued): void {
+  clock.queued(event);
+  scheduleRender();
+}
+
 /** An ingestion event from the shell. */
 export function onFinished(outcome: IngestFinished): void {
   clock.finished(outcome);
@@ -309,9 +361,8 @@ export async function ingest(paths: string[]): Promise<void> {
   if (paths.length === 0) return;
   showMessage(null);
   try {
-    const queued = await api.ingestPaths(paths);
-    // An older shell answers nothing: the batch is then timed without its count.
-    if (typeof queued === 'number') clock.queue(queued);
+    // The shell announces the files it queued (`ingest://queued`): folders are walked there.
+    await api.ingestPaths(paths);
     announce(`Adding ${paths.length} ${paths.length === 1 ? 'item' : 'items'}`);
     void refreshDocuments();
   } catch (err) {
@@ -430,13 +481,11 @@ export function createLibraryView(): HTMLElement {
     }
   });
   cancelAll.addEventListener('click', () => void cancelIngestion(cancelAll));
-  const zone = h(
-    'div',
-    { class: 'drop-zone', 'data-testid': 'drop-zone' },
-    h('p', { class: 'drop-title' }, 'Drop PDFs or folders anywhere in this window'),
-    h('p', { class: 'muted' }, 'Each document becomes a tree of pages and section summaries you can search and cite.'),
-    add,
-  );
+  dismissOutcome.addEventListener('click', () => {
+    clock.dismissOutcome();
+    renderIngestStatus();
+  });
+  replace(batchOutcome, outcomeLine, outcomeFailures, dismissOutcome);
   bus.on('documents', scheduleRender);
   bus.on('progress', scheduleRender);
   filter.addEventListener('input', scheduleRender);
@@ -492,10 +541,16 @@ export function createLibraryView(): HTMLElement {
   return h(
     'section',
     { class: 'view library', 'aria-labelledby': 'library-title' },
-    h('h2', { id: 'library-title', tabindex: -1 }, 'Library'),
+    h(
+      'div',
+      { class: 'library-head' },
+      h('h2', { id: 'library-title', tabindex: -1 }, 'Library'),
+      h('span', { class: 'muted' }, 'Drop PDFs or folders on the window, or'),
+      add,
+    ),
     createAssetsBanner(),
-    zone,
     h('div', { class: 'ingest-bar' }, ingestStatus, overall, cancelAll),
+    batchOutcome,
     message,
     removalOutcome,
     toolbar,

@@ -554,6 +554,8 @@ export function createSettingsView(): HTMLElement {
     const settings = read();
     if (!settings) return;
     saveResult.className = 'save-result';
+    // At once: the last "Saved" must not stand for this save while the library is read.
+    saveResult.textContent = 'Saving…';
     // The model as the library has it now (an ingest may have settled it since the form was filled).
     let library: AppSettings;
     try {

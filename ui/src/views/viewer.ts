@@ -126,6 +126,19 @@ export async function openCitation(citation: Citation, quote: string, passage?: 
   });
 }
 
+/**
+ * Draws the pages before and after `page` while the reader reads this one: the image cache
+ * keeps them, so Prev and Next show a page at once. One after the other, after this page,
+ * so that they never delay the page asked for.
+ */
+function preloadNeighbours(docId: number, page: number, pages: number | null): void {
+  const wanted = [page + 1, page - 1].filter((p) => p >= 1 && (pages === null || p <= pages));
+  void wanted.reduce<Promise<unknown>>(
+    (previous, p) => previous.then(() => api.pageImage(docId, p, VIEW_WIDTH)).catch(() => undefined),
+    Promise.resolve(),
+  );
+}
+
 async function show(target: PageTarget): Promise<void> {
   current = target;
   const mine = ++token;
@@ -146,6 +159,7 @@ async function show(target: PageTarget): Promise<void> {
     api.pageText(target.docId, target.page),
   ]);
   if (mine !== token) return;
+  preloadNeighbours(target.docId, target.page, pages);
   const problems: string[] = [];
   if (image.status === 'fulfilled') {
     const img = h('img', { src: image.value, alt: `Page ${target.page} of ${stem(name)}`, width: VIEW_WIDTH, decoding: 'async' });
