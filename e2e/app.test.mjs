@@ -271,7 +271,7 @@ e2eTest('settings take a real local model and its connection test passes', async
   await url.setValue(LLM_URL);
   await warning.waitForDisplayed({ reverse: true, timeout: 10_000, timeoutMsg: 'the warning stayed for a local server' });
   await (await browser.$('#set-llm-model')).setValue('smollm2');
-  await (await browser.$('button=Test connection')).click();
+  await clickInView(await browser.$('button=Test connection'), 'Test connection');
   const result = await browser.$('p.test-result');
   await browser.waitUntil(async () => (await result.getText()).startsWith('✓'), {
     timeout: 30_000,
@@ -481,6 +481,26 @@ const remoteTest = QDRANT_URL
   : (name) => test(name, { skip: 'set PAGETREE_TEST_QDRANT_URL to a Qdrant server to run it' }, () => {});
 
 /** Clicks an element after scrolling it to the middle, clear of the sticky save bar. */
+/**
+ * Clicks what `selector` finds, found again when the view drew it anew meanwhile (the
+ * list of local servers is redrawn when a look for them ends); `screenshot` is taken
+ * just before the click.
+ */
+async function clickFresh(selector, what, screenshot) {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const element = await browser.$(selector);
+      await browser.execute((el) => el.scrollIntoView({ block: 'center' }), element);
+      if (screenshot) await shot(screenshot);
+      await clickInView(element, what);
+      return;
+    } catch (err) {
+      if (attempt >= 4 || !/stale element|was not found/i.test(String(err))) throw err;
+      await sleep(500);
+    }
+  }
+}
+
 async function clickCentred(selector) {
   const element = await browser.$(selector);
   await browser.execute((el) => el.scrollIntoView({ block: 'center' }), element);
@@ -631,9 +651,7 @@ e2eTest('Settings lists the llama-server running on this computer, and one click
   await use.waitForExist({ timeout: 30_000, timeoutMsg: 'the running llama-server is not listed' });
   assert.equal(await use.getAttribute('data-url'), LLM_URL);
   assert.match(await (await browser.$('[data-testid="local-servers"]')).getText(), /llama\.cpp server at http:\/\/127\.0\.0\.1:\d+\/v1/);
-  await browser.execute((el) => el.scrollIntoView({ block: 'center' }), use);
-  await shot('17-settings-local-servers.png');
-  await use.click();
+  await clickFresh('[data-testid="use-local-model"][data-model="smollm2"]', 'Use smollm2', '17-settings-local-servers.png');
   await browser.waitUntil(async () => (await (await browser.$('p.save-result')).getText()).startsWith('Saved'), {
     timeout: 30_000,
     timeoutMsg: 'choosing the server did not save it',
