@@ -63,6 +63,19 @@ export async function shot(name) {
 export async function go(view) {
   await (await browser.$(`a[data-nav="${view}"]`)).click();
   await browser.waitUntil(async () => (await browser.getUrl()).endsWith(`#${view}`), { timeout: 10_000 });
+  if (view === 'settings') {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Settings are read from the library each time the view opens, and fill the form when
+    // they arrive: a field typed into before that would be overwritten.
+    await browser.waitUntil(
+      () =>
+        browser.execute(() => {
+          const section = document.querySelector('section.view.settings');
+          return section !== null && !section.hasAttribute('aria-busy');
+        }),
+      { timeout: 30_000, timeoutMsg: 'the settings were not read' },
+    );
+  }
 }
 
 export async function rows(status) {
