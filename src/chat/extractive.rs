@@ -202,21 +202,6 @@ fn with_statement_words(question: &str) -> String {
     text
 }
 
-const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
-
 /// How well a passage carries the kind of thing asked, 0–1.
 fn carries(asks: &Asks, candidate: &Candidate) -> f32 {
     let text = candidate.match_text();
@@ -241,8 +226,10 @@ fn carries(asks: &Asks, candidate: &Candidate) -> f32 {
     if asks.date {
         wanted += 1;
         let lower = text.to_lowercase();
-        found +=
-            usize::from(!years_in(&text).is_empty() || MONTHS.iter().any(|m| lower.contains(m)));
+        found += usize::from(
+            !years_in(&text).is_empty()
+                || crate::card::dates::MONTHS.iter().any(|m| lower.contains(m)),
+        );
     }
     if asks.name {
         wanted += 1;
