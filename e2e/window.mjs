@@ -65,8 +65,8 @@ export async function go(view) {
   await browser.waitUntil(async () => (await browser.getUrl()).endsWith(`#${view}`), { timeout: 10_000 });
   if (view === 'settings') {
     await new Promise((resolve) => setTimeout(resolve, 300));
-    // Settings are read from the library each time the view opens, and fill the form when
-    // they arrive: a field typed into before that would be overwritten.
+    // Settings are read from the library each time the view opens and fill the fields not
+    // yet edited when they arrive: the tests read and clear fields as the library has them.
     await browser.waitUntil(
       () =>
         browser.execute(() => {

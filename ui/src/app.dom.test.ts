@@ -459,6 +459,49 @@ describe('the app on the demo backend', () => {
     }
   });
 
+  it('keeps what a person typed before the library’s settings arrived, fills the rest, and saves it', async () => {
+    location.hash = '#library';
+    await until(() => view('settings').hidden, 'the library view');
+    const before = await demo.invoke('get_settings', {});
+    let release: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const spy = demo.invoke;
+    demo.invoke = <C extends CommandName>(command: C, args: CommandArgs<C>): Promise<CommandResult<C>> =>
+      command === 'get_settings' ? arrived.then(() => spy(command, args)) : spy(command, args);
+    try {
+      const settings = view('settings');
+      const model = settings.querySelector<HTMLInputElement>('#set-llm-model')!;
+      const url = settings.querySelector<HTMLInputElement>('#set-llm-url')!;
+      const deadline = settings.querySelector<HTMLInputElement>('[data-testid="llm-deadline"]')!;
+      // Something else in the fields, as a form left unsaved on the last visit.
+      model.value = 'stale';
+      url.value = 'http://stale.invalid/v1';
+      location.hash = '#settings';
+      await until(() => settings.hasAttribute('aria-busy'), 'the settings being read');
+      type(model, 'typed-model');
+      type(deadline, '45');
+      release();
+      await until(() => !settings.hasAttribute('aria-busy'), 'the settings');
+      expect(model.value).toBe('typed-model');
+      expect(deadline.value).toBe('45');
+      expect(url.value).toBe(before.llm_base_url);
+      click(settings.querySelector('[data-testid="settings-save"]'));
+      await until(() => settings.querySelector('.save-result.ok'), 'saved');
+      const saved = await demo.invoke('get_settings', {});
+      expect(saved.llm_model).toBe('typed-model');
+      expect(saved.llm_answer_deadline_secs).toBe(45);
+      expect(saved.llm_base_url).toBe(before.llm_base_url);
+    } finally {
+      demo.invoke = spy;
+      release();
+      await demo.invoke('save_settings', { settings: before });
+      location.hash = '#library';
+      await until(() => view('settings').hidden, 'the library view again');
+    }
+  });
+
   it('saves settings, and says why a remote index could not be used', async () => {
     location.hash = '#settings';
     await until(() => !view('settings').hidden && !view('settings').hasAttribute('aria-busy'), 'settings');

@@ -86,7 +86,8 @@ export interface ParamsEditor {
   el: HTMLElement;
   inputs: Map<string, HTMLInputElement>;
   read(): Parsed<Strategy>;
-  write(strategy: Strategy): void;
+  /** Writes the strategy's values, except into the inputs `keep` says to leave. */
+  write(strategy: Strategy, keep?: (input: HTMLInputElement) => boolean): void;
   setDisabled(disabled: boolean): void;
 }
 
@@ -167,9 +168,10 @@ export function paramsEditor(name: StrategyName, initial: Strategy, idPrefix = u
       }
       return parsed;
     },
-    write(strategy) {
+    write(strategy, keep) {
       const vals = strategyToValues(strategy);
       for (const [key, control] of inputs) {
+        if (keep?.(control)) continue;
         control.value = vals[key] ?? control.value;
         const out = outputs.get(key);
         if (out) out.textContent = Number(control.value).toFixed(2);

@@ -30,6 +30,7 @@ import { fusionFields, fusionMethodSelect, paramsEditor, type ParamsEditor } fro
 import { readCluster } from '../cluster-form';
 import { DENSE_MODEL_IDS, DENSE_MODELS, isDenseModelId, modelChange, modelChangeNote } from '../model-choice';
 import { confirmDialog } from './dialogs';
+import { EditedFields, untouched, writeControl, type FieldValue } from '../settings-fill';
 
 const baseUrl = h('input', { id: 'set-llm-url', type: 'url', placeholder: 'http://127.0.0.1:8080/v1', autocomplete: 'off' });
 const model = h('input', { id: 'set-llm-model', type: 'text', placeholder: 'model name', autocomplete: 'off' });
@@ -100,6 +101,7 @@ const save = h('button', { type: 'submit', class: 'primary', 'data-testid': 'set
 const saveResult = h('p', { class: 'save-result', role: 'status' });
 const editors = new Map<StrategyName, ParamsEditor>();
 const editorSlots = new Map<StrategyName, HTMLElement>();
+const edits = new EditedFields();
 
 function text(value: string | null): string {
   return value ?? '';
@@ -178,39 +180,49 @@ function count(input: HTMLInputElement): number | null {
   return Number.isInteger(n) && n >= 1 ? n : Number.NaN;
 }
 
-
-function fill(settings: AppSettings): void {
-  baseUrl.value = text(settings.llm_base_url);
-  model.value = text(settings.llm_model);
-  deadline.value = String(settings.llm_answer_deadline_secs);
-  apiKey.value = '';
+/** Fills the form from `settings`, leaving the controls in `keep` as the person left them. */
+function fill(settings: AppSettings, keep: ReadonlySet<Element> = new Set()): void {
+  const defaultsFusion = fusionFromJson(settings.defaults.fusion) ?? defaultFusion();
+  const values = settingsToValues({ fusion: defaultsFusion, token_budget: settings.defaults.token_budget });
+  const cluster = settings.qdrant_cluster;
+  const writes: [HTMLInputElement | HTMLSelectElement, FieldValue][] = [
+    [baseUrl, text(settings.llm_base_url)],
+    [model, text(settings.llm_model)],
+    [deadline, String(settings.llm_answer_deadline_secs)],
+    [apiKey, ''],
+    [embedDir, text(settings.embedding_model_dir)],
+    [ocr, settings.ocr ?? true],
+    [denseModel, settings.dense_model ?? 'minilm'],
+    [modeEmbedded, settings.qdrant_mode !== 'remote'],
+    [modeRemote, settings.qdrant_mode === 'remote'],
+    [qdrantUrl, text(settings.qdrant_url)],
+    [qdrantKey, ''],
+    [shards, cluster.shard_number === null ? '' : String(cluster.shard_number)],
+    [replicas, String(cluster.replication_factor)],
+    [writeConsistency, String(cluster.write_consistency_factor)],
+    [rrfK, values.rrfK],
+    [fusionMethod, defaultsFusion.method],
+    [budget, values.tokenBudget],
+  ];
+  for (const [control, value] of untouched(writes, keep)) writeControl(control, value);
   keyNote.textContent =
     `Key storage: ${settings.llm_key_storage}. The key is kept in the OS keyring when one is available; ` +
     'it is never shown again. Leave the field empty to keep the current key.';
-  embedDir.value = text(settings.embedding_model_dir);
   libraryModel.textContent = settings.embedding_model
     ? `This library's vectors are made by ${settings.embedding_model}.`
     : '';
-  ocr.checked = settings.ocr ?? true;
   ocrEngine.textContent = settings.ocr_engine ?? '';
-  denseModel.value = settings.dense_model ?? 'minilm';
-  syncDenseModel();
-  modeEmbedded.checked = settings.qdrant_mode !== 'remote';
-  modeRemote.checked = settings.qdrant_mode === 'remote';
-  qdrantUrl.value = text(settings.qdrant_url);
-  qdrantKey.value = '';
   qdrantKeyNote.textContent = `Key storage: ${settings.qdrant_key_storage}. Leave the field empty to keep the current key.`;
-  shards.value = settings.qdrant_cluster.shard_number === null ? '' : String(settings.qdrant_cluster.shard_number);
-  replicas.value = String(settings.qdrant_cluster.replication_factor);
-  writeConsistency.value = String(settings.qdrant_cluster.write_consistency_factor);
+  syncDenseModel();
   syncMode();
-  const defaultsFusion = fusionFromJson(settings.defaults.fusion) ?? defaultFusion();
-  const values = settingsToValues({ fusion: defaultsFusion, token_budget: settings.defaults.token_budget });
-  rrfK.value = values.rrfK;
-  fusionMethod.value = defaultsFusion.method;
   fusion.sync();
-  budget.value = values.tokenBudget;
-  for (const s of completeStrategies(settings.defaults.strategies)) editors.get(s.name)?.write(s);
+  for (const s of completeStrategies(settings.defaults.strategies)) editors.get(s.name)?.write(s, (input) => keep.has(input));
+}
+
+/** Fills the whole form from settings just saved: the form now says what the library has. */
+function fillSaved(saved: AppSettings): void {
+  edits.reset();
+  fill(saved);
 }
 
 /** The settings as the form says, or null (with messages shown) when something is wrong. */
@@ -366,7 +378,7 @@ async function chooseModelFile(): Promise<void> {
   try {
     const saved = await busy(useModelFile, () => api.useModelFile(file));
     setSettings(saved);
-    fill(saved);
+    fillSaved(saved);
     announce('The model file is ready');
   } catch (err) {
     showModelFile({ state: 'failed', file, model: null, base_url: null, pid: null, message: errorMessage(err) });
@@ -379,7 +391,7 @@ async function stopServing(): Promise<void> {
   try {
     const saved = await busy(stopModelFile, () => api.stopModelFile());
     setSettings(saved);
-    fill(saved);
+    fillSaved(saved);
   } catch (err) {
     modelFileStatus.textContent = `✗ ${errorMessage(err)}`;
   }
@@ -389,10 +401,12 @@ async function stopServing(): Promise<void> {
 export async function loadSettings(): Promise<void> {
   const view = saveResult.closest('section');
   view?.setAttribute('aria-busy', 'true');
+  // The view opens: edits count from now, and those made before the settings arrive stay.
+  edits.reset();
   try {
     const settings = await api.getSettings();
     setSettings(settings);
-    fill(settings);
+    fill(settings, edits.fields);
     void refreshModelFile();
     void findLocalServers();
   } catch (err) {
@@ -546,6 +560,7 @@ export function createSettingsView(): HTMLElement {
     h('div', { class: 'actions sticky-actions' }, save, saveResult),
   );
   settingsForm = form;
+  edits.watch(form);
   // After the form: `field` sets the hint as the description, and the warning joins it.
   baseUrl.setAttribute('aria-describedby', llmKeyWarning.id);
   qdrantUrl.setAttribute('aria-describedby', `${qdrantUrl.getAttribute('aria-describedby') ?? ''} ${qdrantKeyWarning.id}`.trim());
@@ -594,7 +609,7 @@ export function createSettingsView(): HTMLElement {
         return change === 'record' || reembedAgreed ? api.changeDenseModel(chosen) : result;
       });
       setSettings(saved);
-      fill(saved);
+      fillSaved(saved);
       saveResult.className = 'save-result ok';
       saveResult.textContent = `Saved. Key storage: ${saved.llm_key_storage}.`;
       announce('Settings saved');
