@@ -452,15 +452,9 @@ impl Library {
         let pdfium = self.assets()?.pdfium_library.clone();
         let path = path.to_path_buf();
         let max_pages = self.settings().max_pages;
-        tokio::task::spawn_blocking(move || pdf::extract_document(&pdfium, &path, max_pages))
-            .await
-            .map_err(|err| {
-                Error::Pdf(PdfError::Corrupt {
-                    file: String::new(),
-                    detail: format!("the reader stopped: {err}"),
-                })
-            })?
-            .map_err(Error::from)
+        let read =
+            tokio::task::spawn_blocking(move || pdf::extract_document(&pdfium, &path, max_pages));
+        read_outcome("", "the reader", read.await)
     }
 
     async fn embed_nodes(
@@ -831,9 +825,53 @@ fn hash_file(mut reader: std::fs::File, file: &str) -> Result<String> {
     Ok(hex::encode(hasher.finalize()))
 }
 
+/// The outcome of a blocking read of `file` (pdfium, Tesseract): a reader that stopped
+/// (it panicked, or the runtime shut down) is a corrupt PDF, `reader` naming which one.
+fn read_outcome<T, E: Into<Error>>(
+    file: &str,
+    reader: &str,
+    joined: std::result::Result<std::result::Result<T, E>, tokio::task::JoinError>,
+) -> Result<T> {
+    joined
+        .map_err(|err| {
+            Error::Pdf(PdfError::Corrupt {
+                file: file.to_string(),
+                detail: format!("{reader} stopped: {err}"),
+            })
+        })?
+        .map_err(Into::into)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_reader_that_stopped_is_a_corrupt_pdf_and_its_own_error_passes_through() {
+        let stuck = tokio::spawn(std::future::pending::<std::result::Result<u32, PdfError>>());
+        stuck.abort();
+        match read_outcome("a.pdf", "the OCR", stuck.await) {
+            Err(Error::Pdf(PdfError::Corrupt { file, detail })) => {
+                assert_eq!(file, "a.pdf");
+                assert!(detail.starts_with("the OCR stopped: "), "{detail}");
+            }
+            other => panic!("not a corrupt PDF: {other:?}"),
+        }
+        let refused: std::result::Result<u32, PdfError> = Err(PdfError::Corrupt {
+            file: "b.pdf".into(),
+            detail: "no pages".into(),
+        });
+        match read_outcome("", "the reader", Ok(refused)) {
+            Err(Error::Pdf(PdfError::Corrupt { file, detail })) => {
+                assert_eq!((file.as_str(), detail.as_str()), ("b.pdf", "no pages"));
+            }
+            other => panic!("not the reader's own error: {other:?}"),
+        }
+        assert_eq!(
+            read_outcome::<_, PdfError>("", "the reader", Ok(Ok(3))).ok(),
+            Some(3)
+        );
+    }
 
     #[test]
     fn an_english_only_model_is_named_for_a_document_in_another_language() {

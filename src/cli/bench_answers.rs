@@ -9,6 +9,7 @@ use pagetree::eval::BenchQuestion;
 use pagetree::search::{SearchSettings, Strategy};
 use pagetree::Library;
 
+use super::report_output;
 use super::search::BenchArgs;
 use super::terminal::say;
 
@@ -23,11 +24,7 @@ pub async fn run(
     let report = library
         .bench_answers(questions, &gold, strategies, settings, args.per_document)
         .await?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print_report(&report);
-    }
+    report_output::print(&report, args.json, print_report)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -7,6 +7,7 @@ mod docs;
 mod ingest;
 mod migrate;
 mod progress;
+mod report_output;
 mod scale;
 mod search;
 pub mod terminal;

@@ -1,5 +1,6 @@
 //! `pagetree bench-scale`: search latency on a synthetic library of a given size.
 
+use super::report_output;
 use super::terminal::say;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,11 +50,7 @@ pub async fn run(args: &ScaleArgs, options: OpenOptions) -> Result<ExitCode> {
         &settings,
     )
     .await?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print_report(&report);
-    }
+    report_output::print(&report, args.json, print_report)?;
     Ok(ExitCode::SUCCESS)
 }
 

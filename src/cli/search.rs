@@ -1,5 +1,6 @@
 //! `pagetree search`, `compare` and `bench`.
 
+use super::report_output;
 use super::terminal::{say, warn_line};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -191,11 +192,9 @@ pub async fn search(library: &Library, args: &SearchArgs) -> Result<ExitCode> {
     let result = library
         .search_recorded(&args.question, &strategy, &settings)
         .await?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&result)?);
-    } else {
-        print_result(&result, args.show_context);
-    }
+    report_output::print(&result, args.json, |result| {
+        print_result(result, args.show_context)
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -376,11 +375,7 @@ pub async fn bench(library: &mut Library, args: &BenchArgs) -> Result<ExitCode> 
         args.per_document,
     )
     .await?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print_report(&report);
-    }
+    report_output::print(&report, args.json, print_report)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -7,12 +7,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{abbreviate, IngestFailure, Progress, Stage};
+use super::{abbreviate, read_outcome, IngestFailure, Progress, Stage};
 use crate::error::{Error, Result};
 use crate::library::Library;
 use crate::ocr::read::{read_pages, PageReading, ReadRequest};
 use crate::ocr::{self, languages, PageOcr, Tesseract, WordBox};
-use crate::pdf::{PageText, PdfError};
+use crate::pdf::PageText;
 use crate::text_clean::has_text_layer;
 
 /// What the OCR stage did to a document's pages.
@@ -205,15 +205,7 @@ impl OcrRun<'_> {
                 stop.store(true, Ordering::Relaxed);
             }
         }
-        let readings = reading
-            .await
-            .map_err(|err| {
-                Error::Pdf(PdfError::Corrupt {
-                    file: file.to_string(),
-                    detail: format!("the OCR stopped: {err}"),
-                })
-            })?
-            .map_err(Error::from)?;
+        let readings = read_outcome(file, "the OCR", reading.await)?;
         if stop.load(Ordering::Relaxed) {
             return Err(Error::Ingest(IngestFailure::Cancelled {
                 file: file.to_string(),
@@ -238,15 +230,9 @@ async fn probe() -> std::result::Result<Tesseract, ocr::OcrError> {
 /// Which of `numbers` draw anything: without OCR, the scans among them.
 async fn pages_that_draw(pdfium: &Path, path: &Path, numbers: Vec<u32>) -> Result<Vec<u32>> {
     let (pdfium, path): (PathBuf, PathBuf) = (pdfium.to_path_buf(), path.to_path_buf());
-    tokio::task::spawn_blocking(move || ocr::read::pages_that_draw(&pdfium, &path, &numbers))
-        .await
-        .map_err(|err| {
-            Error::Pdf(PdfError::Corrupt {
-                file: String::new(),
-                detail: format!("the reader stopped: {err}"),
-            })
-        })?
-        .map_err(Error::from)
+    let read =
+        tokio::task::spawn_blocking(move || ocr::read::pages_that_draw(&pdfium, &path, &numbers));
+    read_outcome("", "the reader", read.await)
 }
 
 /// Why scans were left unread.
