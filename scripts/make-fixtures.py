@@ -782,6 +782,58 @@ def generate_structured(out: Path) -> None:
     write(out, "with-outline.pdf", render_outlined())
     write(out, "headings-only.pdf", render_headed())
     write(out, "slides.pdf", render_slides())
+    check_terms("page-labels.pdf", LABELLED)
+    write(out, "page-labels.pdf", render_labelled())
+
+
+# A book whose front matter is numbered i, ii and its chapters 1, 2, 3, 4: page
+# labels (the /PageLabels number tree), not numbers printed on the pages, which
+# carry none, so that only the labels can tell a search which page "page 2" is.
+LABELLED = [
+    ("marmalade", "Preface: why marmalade", [
+        "This small book began as a notebook kept beside the marmalade pans. "
+        "Every winter the bitter oranges arrive, and every winter the marmalade "
+        "is made the same way, slowly, with patience and a great deal of sugar. "
+        "The notes on marmalade grew into advice on the whole orchard."]),
+    ("almanac", "Acknowledgements and the almanac", [
+        "Thanks are due to the neighbours who lent their almanac of frosts and "
+        "rains, kept by hand for half a century. Without that almanac the dates "
+        "in this book would be guesses. The almanac now lives on the kitchen "
+        "shelf, its pages soft with use."]),
+    ("loam", "Chapter one: loam and drainage", [
+        "Fruit trees want a deep loam that drains after rain. Heavy clay can be "
+        "opened with grit and compost until it behaves like loam; sand can be "
+        "fed until it holds water. Dig a test hole before planting and watch how "
+        "fast the water leaves it: good loam empties within a day."]),
+    ("secateurs", "Chapter two: pruning with secateurs", [
+        "Prune in late winter with clean, sharp secateurs. Blunt secateurs crush "
+        "the bark and invite disease. Cut just above an outward facing bud, at a "
+        "slant, and wipe the secateurs between trees so that canker does not "
+        "travel along the row."]),
+    ("rootstock", "Chapter three: grafting onto rootstock", [
+        "The rootstock decides how tall a tree will grow. A dwarfing rootstock "
+        "gives a tree that fruits early and stays within reach of a short "
+        "ladder; a vigorous rootstock gives a tree for a meadow. Graft in spring "
+        "when the sap rises, and bind the union firmly."]),
+    ("cider", "Chapter four: harvest and cider", [
+        "Pick dessert apples when they come away with a gentle twist. The "
+        "windfalls and the bruised fruit go to cider: wash them, crush them, and "
+        "press the pulp in cloths. Cider ferments best in a cool barn, and young "
+        "cider is ready to drink by the first warm days of spring."]),
+]
+
+
+def render_labelled() -> bytes:
+    """Six pages labelled i, ii, 1, 2, 3, 4 through the catalog's /PageLabels."""
+    plain = render(LABELLED, "Helvetica", "Helvetica-Bold", "The orchard notebook")
+    with pikepdf.open(io.BytesIO(plain)) as pdf:
+        pdf.Root.PageLabels = pikepdf.Dictionary(Nums=pikepdf.Array([
+            0, pikepdf.Dictionary(S=pikepdf.Name.r),
+            2, pikepdf.Dictionary(S=pikepdf.Name.D),
+        ]))
+        buf = io.BytesIO()
+        pdf.save(buf, deterministic_id=True, fix_metadata_version=False)
+    return buf.getvalue()
 
 
 # -- scanned pages ----------------------------------------------------------
@@ -1040,6 +1092,12 @@ def verify(out: Path) -> None:
             print(f"  p2 around hyphenation: {t[k - 20:k + 30]!r}")
         doc.close()
 
+    doc = pdfium.PdfDocument(str(out / "page-labels.pdf"))
+    labels = [pdfium_label(doc, i) for i in range(len(doc))]
+    print(f"\npage-labels.pdf: labels {labels}")
+    assert labels == ["i", "ii", "1", "2", "3", "4"], labels
+    doc.close()
+
     print()
     try:
         pdfium.PdfDocument(str(out / "encrypted.pdf"))
@@ -1072,6 +1130,17 @@ def verify(out: Path) -> None:
     except pdfium.PdfiumError as e:
         print(f"  (pypdfium2.PdfDocument rejects it by design: {e})")
     print("\nall checks passed")
+
+
+def pdfium_label(doc, index: int) -> str:
+    """Page `index`'s label as pdfium reads it (what PageTree stores)."""
+    import ctypes
+    import pypdfium2.raw as raw
+
+    size = raw.FPDF_GetPageLabel(doc, index, None, 0)
+    buffer = ctypes.create_string_buffer(size)
+    raw.FPDF_GetPageLabel(doc, index, buffer, size)
+    return buffer.raw[: size - 2].decode("utf-16-le")
 
 
 def main() -> None:

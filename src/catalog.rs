@@ -338,13 +338,14 @@ impl Catalog {
     ) -> Result<(), CatalogError> {
         let mut tx = self.pool.begin().await?;
         for page in pages {
-            sqlx::query("INSERT OR REPLACE INTO pages (document_id, page_number, text, has_text, statement, ocr) VALUES (?, ?, ?, ?, ?, ?)")
+            sqlx::query("INSERT OR REPLACE INTO pages (document_id, page_number, text, has_text, statement, ocr, label) VALUES (?, ?, ?, ?, ?, ?, ?)")
                 .bind(doc_id)
                 .bind(page.number)
                 .bind(&page.text)
                 .bind(page.has_text)
                 .bind(statement_column(&page.text))
                 .bind(page.ocr.as_column())
+                .bind(page.label.as_deref())
                 .execute(&mut *tx)
                 .await?;
         }
@@ -669,6 +670,83 @@ impl Catalog {
         Ok(texts)
     }
 
+    /// The printed labels of many pages (see [`PageText::label`]); pages without one,
+    /// or without a row, are left out.
+    pub async fn page_labels(
+        &self,
+        pages: &[(i64, u32)],
+    ) -> Result<HashMap<(i64, u32), String>, CatalogError> {
+        // Two parameters a page, well under SQLite's limit on parameters.
+        const PAGES_PER_QUERY: usize = 400;
+        let mut labels = HashMap::new();
+        for chunk in pages.chunks(PAGES_PER_QUERY) {
+            let pairs = vec!["(?, ?)"; chunk.len()].join(", ");
+            let sql = format!(
+                "SELECT document_id, page_number, label FROM pages \
+                 WHERE label IS NOT NULL AND (document_id, page_number) IN (VALUES {pairs})"
+            );
+            let mut query = sqlx::query(&sql);
+            for (doc_id, page) in chunk {
+                query = query.bind(doc_id).bind(page);
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                let page = row.get::<i64, _>(1) as u32;
+                labels.insert((row.get(0), page), row.get(2));
+            }
+        }
+        Ok(labels)
+    }
+
+    /// The pages of `documents` a question naming page `label` means: in each document,
+    /// the pages whose printed label is `label` (case aside, "XII" is "xii"), and in a
+    /// document with no such label, its PDF page of that number when `label` is one.
+    pub async fn pages_named(
+        &self,
+        documents: &[i64],
+        label: &str,
+    ) -> Result<Vec<(i64, u32)>, CatalogError> {
+        // Through the index on labels: the pages' rows hold their text before the label.
+        let rows = sqlx::query(
+            "SELECT document_id, page_number FROM pages \
+             WHERE label IS NOT NULL AND label = ? COLLATE NOCASE",
+        )
+        .bind(label)
+        .fetch_all(&self.pool)
+        .await?;
+        let wanted: HashSet<i64> = documents.iter().copied().collect();
+        let mut named: Vec<(i64, u32)> = rows
+            .iter()
+            .map(|row| (row.get::<i64, _>(0), row.get::<i64, _>(1) as u32))
+            .filter(|(doc_id, _)| wanted.contains(doc_id))
+            .collect();
+        let labelled: HashSet<i64> = named.iter().map(|&(doc_id, _)| doc_id).collect();
+        let unlabelled: Vec<i64> = documents
+            .iter()
+            .copied()
+            .filter(|doc_id| !labelled.contains(doc_id))
+            .collect();
+        if let Some(number) = label.parse::<u32>().ok().filter(|&number| number > 0) {
+            // One parameter a document, and one for the page.
+            const DOCUMENTS_PER_QUERY: usize = 800;
+            for chunk in unlabelled.chunks(DOCUMENTS_PER_QUERY) {
+                let ids = vec!["?"; chunk.len()].join(", ");
+                let sql = format!(
+                    "SELECT document_id FROM pages WHERE page_number = ? AND document_id IN ({ids})"
+                );
+                let mut query = sqlx::query(&sql).bind(number);
+                for doc_id in chunk {
+                    query = query.bind(doc_id);
+                }
+                for row in query.fetch_all(&self.pool).await? {
+                    named.push((row.get(0), number));
+                }
+            }
+        }
+        named.sort_unstable();
+        named.dedup();
+        Ok(named)
+    }
+
     pub async fn page_text(&self, doc_id: i64, page: u32) -> Result<Option<String>, CatalogError> {
         let row = sqlx::query("SELECT text FROM pages WHERE document_id = ? AND page_number = ?")
             .bind(doc_id)
@@ -851,6 +929,65 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_page_named_is_its_label_else_the_pdf_page_of_that_number() {
+        let (_dir, catalog) = catalog().await;
+        let page = |number: u32, label: Option<&str>| PageText {
+            number,
+            text: format!("page {number}"),
+            has_text: true,
+            ocr: crate::ocr::PageOcr::NotNeeded,
+            label: label.map(str::to_string),
+        };
+        let labelled = catalog
+            .begin_document("h1", "labelled.pdf", "/labelled.pdf")
+            .await
+            .expect("begin");
+        let labels = [Some("i"), Some("ii"), Some("1"), Some("2"), Some("3")];
+        let pages: Vec<PageText> = (1..).zip(labels).map(|(n, l)| page(n, l)).collect();
+        catalog
+            .save_pages(labelled.id, &pages, &[])
+            .await
+            .expect("pages");
+        let plain = catalog
+            .begin_document("h2", "plain.pdf", "/plain.pdf")
+            .await
+            .expect("begin");
+        let pages: Vec<PageText> = (1..=3).map(|n| page(n, None)).collect();
+        catalog
+            .save_pages(plain.id, &pages, &[])
+            .await
+            .expect("pages");
+        let both = [labelled.id, plain.id];
+        assert_eq!(
+            catalog.pages_named(&both, "2").await.expect("named"),
+            vec![(labelled.id, 4), (plain.id, 2)],
+            "the label in the labelled document, the PDF page in the other"
+        );
+        assert_eq!(
+            catalog.pages_named(&both, "II").await.expect("named"),
+            vec![(labelled.id, 2)],
+            "roman numerals whatever their case, and no PDF page for them"
+        );
+        assert_eq!(
+            catalog.pages_named(&[plain.id], "3").await.expect("named"),
+            vec![(plain.id, 3)],
+            "only the documents asked about"
+        );
+        assert!(catalog
+            .pages_named(&both, "9")
+            .await
+            .expect("named")
+            .is_empty());
+        let labels = catalog
+            .page_labels(&[(labelled.id, 1), (labelled.id, 4), (plain.id, 1)])
+            .await
+            .expect("labels");
+        assert_eq!(labels.len(), 2, "no label, no entry: {labels:?}");
+        assert_eq!(labels.get(&(labelled.id, 1)).map(String::as_str), Some("i"));
+        assert_eq!(labels.get(&(labelled.id, 4)).map(String::as_str), Some("2"));
+    }
+
+    #[tokio::test]
     async fn statement_pages_are_read_when_saved_and_for_older_pages_on_opening() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("catalog.sqlite");
@@ -872,6 +1009,7 @@ mod tests {
                 text: text.to_string(),
                 has_text: true,
                 ocr: crate::ocr::PageOcr::NotNeeded,
+                label: None,
             })
             .collect();
         catalog
@@ -928,6 +1066,7 @@ mod tests {
                     text: format!("{hash} page {number}"),
                     has_text: true,
                     ocr: crate::ocr::PageOcr::NotNeeded,
+                    label: None,
                 })
                 .collect();
             catalog
@@ -1003,12 +1142,14 @@ mod tests {
                 text: "one".into(),
                 has_text: true,
                 ocr: crate::ocr::PageOcr::NotNeeded,
+                label: None,
             },
             PageText {
                 number: 2,
                 text: String::new(),
                 has_text: false,
                 ocr: crate::ocr::PageOcr::NotNeeded,
+                label: None,
             },
         ];
         catalog

@@ -890,12 +890,14 @@ mod tests {
                 text: "a".into(),
                 has_text: true,
                 ocr: crate::ocr::PageOcr::NotNeeded,
+                label: None,
             },
             PageText {
                 number: 2,
                 text: String::new(),
                 has_text: false,
                 ocr: crate::ocr::PageOcr::NotNeeded,
+                label: None,
             },
         ];
         let warnings = warnings(

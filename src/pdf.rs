@@ -45,6 +45,9 @@ pub struct PageText {
     pub has_text: bool,
     /// Whether the text is OCR's, and if a scan was left unread, why.
     pub ocr: PageOcr,
+    /// The number printed on the page as the PDF's page labels give it ("47", "xii"),
+    /// which people cite; None when the PDF has no labels.
+    pub label: Option<String>,
 }
 
 static PDFIUM: OnceLock<Mutex<Pdfium>> = OnceLock::new();
@@ -199,9 +202,19 @@ fn read_pages(
             has_text: has_text_layer(&text),
             text,
             ocr: PageOcr::NotNeeded,
+            label: printed_label(page.label()),
         });
     }
     Ok(out)
+}
+
+/// A page's label as people read it: trimmed, None when blank. A label equal to the
+/// page's own number is kept, so that a question naming it finds the labelled page.
+fn printed_label(label: Option<&str>) -> Option<String> {
+    /// Longer than any printed page number; a longer label is a PDF's oddity.
+    const MAX_LABEL_CHARS: usize = 32;
+    let label = label?.trim();
+    (!label.is_empty()).then(|| label.chars().take(MAX_LABEL_CHARS).collect())
 }
 
 fn open_error(file: &str, err: PdfiumError) -> PdfError {
@@ -242,4 +255,21 @@ pub fn display_name(path: &Path) -> String {
     path.file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printed_label;
+
+    #[test]
+    fn a_label_is_trimmed_and_a_blank_one_is_none() {
+        assert_eq!(printed_label(Some(" xii ")).as_deref(), Some("xii"));
+        assert_eq!(printed_label(Some("3")).as_deref(), Some("3"));
+        assert_eq!(printed_label(Some("  ")), None);
+        assert_eq!(printed_label(None), None);
+        assert_eq!(
+            printed_label(Some(&"9".repeat(100))).map(|label| label.len()),
+            Some(32)
+        );
+    }
 }

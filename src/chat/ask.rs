@@ -150,6 +150,8 @@ impl Library {
                 )
             }
         };
+        let mut checked = checked;
+        super::citations::label_citations(&mut checked.citations, &search.context.pages);
         let run_id = catalog
             .record_run(&NewRun::from_search(
                 RunKind::Ask,

@@ -10,7 +10,25 @@ use serde::{Deserialize, Serialize};
 pub struct Citation {
     /// The document's name as written (a `.pdf` suffix is dropped).
     pub document: String,
+    /// The PDF page, 1-based: what the citation is written with.
     pub page: u32,
+    /// The number printed on that page (its PDF page label), when the PDF has labels:
+    /// what a reader finds the page by. Filled from the context after the answer.
+    #[serde(default)]
+    pub page_label: Option<String>,
+}
+
+impl Citation {
+    /// "p. 47 · PDF page 52" when the page is printed with another number than its
+    /// PDF page's, else "p.52" as citations are written.
+    pub fn page_in_words(&self) -> String {
+        match self.page_label.as_deref() {
+            Some(label) if label != self.page.to_string() => {
+                format!("p. {label} · PDF page {}", self.page)
+            }
+            _ => format!("p.{}", self.page),
+        }
+    }
 }
 
 /// What validation did to an answer.
@@ -83,6 +101,7 @@ fn parse_one(part: &str) -> Option<Vec<Citation>> {
             .map(|page| Citation {
                 document: name.to_string(),
                 page,
+                page_label: None,
             })
             .collect(),
     )
@@ -129,6 +148,21 @@ pub fn check(answer: &str, context: &HashSet<(String, u32)>) -> CheckedAnswer {
     }
 }
 
+/// Gives each citation the printed label of its page, from the context's pages (the
+/// document compared as citations write it, without case).
+pub fn label_citations(citations: &mut [Citation], pages: &[crate::search::ContextPage]) {
+    for citation in citations {
+        citation.page_label = pages
+            .iter()
+            .find(|page| {
+                page.page == citation.page
+                    && super::document_name(&page.file_name)
+                        .eq_ignore_ascii_case(&citation.document)
+            })
+            .and_then(|page| page.page_label.clone());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,14 +186,16 @@ mod tests {
             found[2].1,
             vec![Citation {
                 document: "multipage".into(),
-                page: 3
+                page: 3,
+                page_label: None,
             }]
         );
         assert_eq!(
             found[0].1,
             vec![Citation {
                 document: "BOEING_2022_10K".into(),
-                page: 34
+                page: 34,
+                page_label: None,
             }]
         );
         assert_eq!(found[1].1.len(), 3);
@@ -196,5 +232,30 @@ mod tests {
         let checked = check("I think revenue rose [citation needed].", &context());
         assert!(checked.uncited);
         assert_eq!(checked.text, "I think revenue rose [citation needed].");
+    }
+
+    #[test]
+    fn a_citation_shows_the_printed_number_beside_the_pdf_page_when_they_differ() {
+        let page = |page: u32, label: Option<&str>| crate::search::ContextPage {
+            doc_id: 1,
+            file_name: "Report.pdf".into(),
+            page,
+            page_label: label.map(str::to_string),
+            tokens: 10,
+        };
+        let pages = [page(52, Some("47")), page(3, Some("3")), page(4, None)];
+        let mut citations: Vec<Citation> = [52, 3, 4]
+            .into_iter()
+            .map(|page| Citation {
+                document: "report".into(),
+                page,
+                page_label: None,
+            })
+            .collect();
+        label_citations(&mut citations, &pages);
+        let shown: Vec<String> = citations.iter().map(Citation::page_in_words).collect();
+        assert_eq!(shown, vec!["p. 47 · PDF page 52", "p.3", "p.4"]);
+        assert_eq!(citations[1].page_label.as_deref(), Some("3"));
+        assert_eq!(citations[2].page_label, None);
     }
 }

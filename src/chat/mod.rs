@@ -83,7 +83,9 @@ const SYSTEM_PROMPT: &str = "You answer questions about a library of documents u
 the context given, which is made of pages, each starting with a marker <<FILE, page N>>. \
 After every sentence that states a fact from the context, cite its page as \
 [DOCUMENT p.N], where DOCUMENT is the file name without .pdf and N the page number from \
-the marker, e.g. [BOEING_2022_10K p.34]. Cite only pages that are in the context. If the \
+the marker, e.g. [BOEING_2022_10K p.34]. A marker may also give the number printed on \
+the page (<<FILE, page N, printed page 12>>): a question naming page 12 means that \
+page, and it is still cited by N. Cite only pages that are in the context. If the \
 context does not contain the answer, say so plainly. Be concise.";
 
 /// How many times a request that failed before any token arrived is tried again.

@@ -89,7 +89,7 @@ async fn run_ask(
         .answer
         .citations
         .iter()
-        .map(|c| format!("{} p.{}", c.document, c.page))
+        .map(|c| format!("{} {}", c.document, c.page_in_words()))
         .collect();
     say!(
         "\nCited pages: {}",

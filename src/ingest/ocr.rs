@@ -345,6 +345,7 @@ mod tests {
             text: text.to_string(),
             has_text: has_text_layer(text),
             ocr: PageOcr::NotNeeded,
+            label: None,
         }
     }
 

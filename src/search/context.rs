@@ -33,6 +33,9 @@ pub struct ContextPage {
     pub file_name: String,
     /// 1-based.
     pub page: u32,
+    /// The number printed on the page (its PDF page label), when the PDF has labels.
+    #[serde(default)]
+    pub page_label: Option<String>,
     pub tokens: usize,
 }
 
@@ -52,6 +55,7 @@ pub struct Context {
 /// One page's block of context text, as it will be handed over.
 struct PageBlock {
     file_name: String,
+    label: Option<String>,
     block: String,
     tokens: usize,
 }
@@ -64,6 +68,18 @@ type PageKey = (i64, u32);
 pub fn assemble(
     selected: &[SelectedNode],
     page_text: &dyn Fn(i64, u32) -> Option<String>,
+    budget: Option<usize>,
+) -> Context {
+    assemble_labelled(selected, page_text, &|_, _| None, budget)
+}
+
+/// [`assemble`], with each page's printed label (see [`ContextPage::page_label`]) in
+/// its marker and its listing: a question saying "page 47" means the printed number,
+/// and the model must see which page that is.
+pub fn assemble_labelled(
+    selected: &[SelectedNode],
+    page_text: &dyn Fn(i64, u32) -> Option<String>,
+    page_label: &dyn Fn(i64, u32) -> Option<String>,
     budget: Option<usize>,
 ) -> Context {
     let mut by_score: Vec<&SelectedNode> = selected.iter().collect();
@@ -81,7 +97,17 @@ pub fn assemble(
                 continue;
             }
             let text = page_text(node.doc_id, page).unwrap_or_default();
-            let block = format!("<<{}, page {page}>>\n{}\n\n", node.file_name, text.trim());
+            let label = page_label(node.doc_id, page);
+            let block = format!(
+                "<<{}, page {page}{}>>\n{}\n\n",
+                node.file_name,
+                label
+                    .as_deref()
+                    .filter(|label| *label != page.to_string())
+                    .map(|label| format!(", printed page {label}"))
+                    .unwrap_or_default(),
+                text.trim()
+            );
             let tokens = count_tokens(&block);
             if let Some(budget) = budget {
                 if total + node_tokens + tokens > budget {
@@ -92,6 +118,7 @@ pub fn assemble(
                             (node.doc_id, page),
                             PageBlock {
                                 file_name: node.file_name.clone(),
+                                label: label.clone(),
                                 block,
                                 tokens,
                             },
@@ -114,6 +141,7 @@ pub fn assemble(
                 (node.doc_id, page),
                 PageBlock {
                     file_name: node.file_name.clone(),
+                    label,
                     block,
                     tokens,
                 },
@@ -160,6 +188,7 @@ pub fn assemble(
                     doc_id,
                     file_name: page_block.file_name.clone(),
                     page,
+                    page_label: page_block.label.clone(),
                     tokens: page_block.tokens,
                 });
             }
@@ -240,6 +269,28 @@ mod tests {
             .as_deref()
             .unwrap_or("")
             .contains("alone exceeds"));
+    }
+
+    #[test]
+    fn a_page_label_is_in_the_marker_and_the_listing_when_it_differs() {
+        let label = |_: i64, page: u32| match page {
+            1 => Some("xii".to_string()),
+            2 => Some("2".to_string()),
+            _ => None,
+        };
+        let selected = [node(1, 1, (1, 3), 1.0)];
+        let context = assemble_labelled(&selected, &text, &label, None);
+        assert!(context
+            .text
+            .starts_with("<<doc1.pdf, page 1, printed page xii>>\n"));
+        assert!(context.text.contains("<<doc1.pdf, page 2>>\n"));
+        assert!(context.text.contains("<<doc1.pdf, page 3>>\n"));
+        let labels: Vec<Option<&str>> = context
+            .pages
+            .iter()
+            .map(|p| p.page_label.as_deref())
+            .collect();
+        assert_eq!(labels, vec![Some("xii"), Some("2"), None]);
     }
 
     #[test]

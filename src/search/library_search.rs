@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use super::balance::DenseBalance;
 use super::context::{self, Context};
+use super::named_pages;
 use super::page_boosts::PageBoosts;
 use super::page_order;
 use super::state::SearchState;
@@ -257,6 +258,7 @@ impl Library {
         } else {
             Vec::new()
         };
+        let mut page_boosts = PageBoosts::default();
         if !statements.is_empty() {
             let searched: HashSet<i64> = doc_ids.iter().copied().collect();
             let pages: Vec<StatementPage> = scope
@@ -265,7 +267,20 @@ impl Library {
                 .filter(|page| searched.contains(&page.doc_id))
                 .copied()
                 .collect();
-            run = run.with_page_boosts(PageBoosts::for_statements(&pages, &statements));
+            page_boosts = PageBoosts::for_statements(&pages, &statements);
+        }
+        let pages_named = if settings.query_analysis {
+            named_pages::labels_named(question)
+        } else {
+            Vec::new()
+        };
+        for label in &pages_named {
+            let pages = self.catalog().pages_named(&doc_ids, label).await?;
+            let boost = named_pages::named_page_boost(settings.fusion);
+            page_boosts = page_boosts.with(&PageBoosts::for_pages(&pages, boost));
+        }
+        if !page_boosts.is_empty() {
+            run = run.with_page_boosts(page_boosts);
         }
         let mut chosen = tree.select(&mut run, &roots, &doc_ids).await?;
         if let Some(max_pages) = settings.max_node_pages.filter(|&m| m > 0) {
@@ -317,6 +332,7 @@ impl Library {
             stopped_because: run.stopped_because,
             analysis: analysis.cloned().map(|mut analysis| {
                 analysis.note.push_str(&statements_note(&statements));
+                analysis.note.push_str(&named_pages_note(&pages_named));
                 analysis
             }),
             statements,
@@ -336,8 +352,12 @@ impl Library {
         pages.sort_unstable();
         pages.dedup();
         let texts = self.catalog().page_texts(&pages).await?;
+        let labels = self.catalog().page_labels(&pages).await?;
         let lookup = |doc: i64, page: u32| texts.get(&(doc, page)).cloned();
-        Ok(context::assemble(selected, &lookup, budget))
+        let label = |doc: i64, page: u32| labels.get(&(doc, page)).cloned();
+        Ok(context::assemble_labelled(
+            selected, &lookup, &label, budget,
+        ))
     }
 }
 
@@ -351,6 +371,20 @@ fn statements_note(statements: &[FinancialStatement]) -> String {
         "; asks about the {}: those pages are ranked up",
         names.join(" and the ")
     )
+}
+
+/// What the trace says of the pages a question names by number (nothing when none).
+fn named_pages_note(labels: &[String]) -> String {
+    match labels {
+        [] => String::new(),
+        [label] => format!(
+            "; names page {label}: the page printed with that number (else the PDF page) is ranked up"
+        ),
+        labels => format!(
+            "; names pages {}: the pages printed with those numbers (else the PDF pages) are ranked up",
+            labels.join(", ")
+        ),
+    }
 }
 
 /// Whether a budget would have to choose among pages: then they are ranked by their own

@@ -1,6 +1,8 @@
 //! Pages a question points at by what they are rather than by what they say: the
-//! financial statements it asks about (see [`crate::statements`]). Their fused scores
-//! get a boost wherever a search ranks pages, and a section holding one is lifted with it.
+//! financial statements it asks about (see [`crate::statements`]) and the pages it
+//! names by number (see [`super::named_pages`]). Their fused scores get a boost, each
+//! page its own, wherever a search ranks pages, and a section holding one is lifted
+//! with it.
 
 use std::collections::HashMap;
 
@@ -17,25 +19,46 @@ pub(crate) const STATEMENT_BOOST: f32 = 1.0;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageBoosts {
-    /// Boosted pages of each document, ascending.
-    by_document: HashMap<i64, Vec<u32>>,
-    boost: f32,
+    /// Boosted pages of each document with their boosts, ascending by page, each once.
+    by_document: HashMap<i64, Vec<(u32, f32)>>,
 }
 
 impl PageBoosts {
     /// The pages among `pages` that are one of the statements `asked`.
     pub(crate) fn for_statements(pages: &[StatementPage], asked: &[FinancialStatement]) -> Self {
-        let mut by_document: HashMap<i64, Vec<u32>> = HashMap::new();
-        for page in pages.iter().filter(|page| asked.contains(&page.statement)) {
-            by_document.entry(page.doc_id).or_default().push(page.page);
+        let asked: Vec<(i64, u32)> = pages
+            .iter()
+            .filter(|page| asked.contains(&page.statement))
+            .map(|page| (page.doc_id, page.page))
+            .collect();
+        Self::for_pages(&asked, STATEMENT_BOOST)
+    }
+
+    /// `pages` (document, page), each boosted by `boost`.
+    pub(crate) fn for_pages(pages: &[(i64, u32)], boost: f32) -> Self {
+        let mut boosts = Self::default();
+        for &(doc_id, page) in pages {
+            boosts.add(doc_id, page, boost);
         }
-        for pages in by_document.values_mut() {
-            pages.sort_unstable();
-            pages.dedup();
+        boosts
+    }
+
+    /// These boosts and `other`'s together: a page boosted by both keeps the larger
+    /// boost, so that a page that is both named and a statement is not lifted twice.
+    pub(crate) fn with(mut self, other: &PageBoosts) -> Self {
+        for (&doc_id, pages) in &other.by_document {
+            for &(page, boost) in pages {
+                self.add(doc_id, page, boost);
+            }
         }
-        Self {
-            by_document,
-            boost: STATEMENT_BOOST,
+        self
+    }
+
+    fn add(&mut self, doc_id: i64, page: u32, boost: f32) {
+        let pages = self.by_document.entry(doc_id).or_default();
+        match pages.binary_search_by_key(&page, |&(listed, _)| listed) {
+            Ok(at) => pages[at].1 = pages[at].1.max(boost),
+            Err(at) => pages.insert(at, (page, boost)),
         }
     }
 
@@ -48,18 +71,18 @@ impl PageBoosts {
         self.of_span(doc_id, page, page)
     }
 
-    /// The boost of a node over pages `first..=last`: a section is lifted by a boosted
-    /// page under it.
+    /// The boost of a node over pages `first..=last`: a section is lifted by the
+    /// largest boost of a page under it.
     pub(crate) fn of_span(&self, doc_id: i64, first: u32, last: u32) -> f32 {
         let Some(pages) = self.by_document.get(&doc_id) else {
             return 0.0;
         };
-        let from = pages.partition_point(|&page| page < first);
-        if pages.get(from).is_some_and(|&page| page <= last) {
-            self.boost
-        } else {
-            0.0
-        }
+        let from = pages.partition_point(|&(page, _)| page < first);
+        pages[from..]
+            .iter()
+            .take_while(|&&(page, _)| page <= last)
+            .map(|&(_, boost)| boost)
+            .fold(0.0, f32::max)
     }
 
     /// The node ids of the boosted pages of the documents `keep` accepts.
@@ -68,7 +91,11 @@ impl PageBoosts {
             .by_document
             .iter()
             .filter(|(&doc_id, _)| keep(doc_id))
-            .flat_map(|(&doc_id, pages)| pages.iter().map(move |&page| page_node_id(doc_id, page)))
+            .flat_map(|(&doc_id, pages)| {
+                pages
+                    .iter()
+                    .map(move |&(page, _)| page_node_id(doc_id, page))
+            })
             .collect();
         ids.sort_unstable();
         ids
@@ -107,6 +134,22 @@ mod tests {
         assert_eq!(boosts.of_span(1, 43, 50), 0.0);
         assert_eq!(boosts.of_span(3, 1, 100), 0.0);
         assert_eq!(boosts.page_ids(|doc| doc == 1), vec![page_node_id(1, 42)]);
+    }
+
+    #[test]
+    fn each_page_keeps_its_own_boost_and_a_section_takes_its_largest() {
+        let statements = PageBoosts::for_statements(&pages(), &[BalanceSheet]);
+        let named = PageBoosts::for_pages(&[(1, 42), (1, 45)], 3.0);
+        let boosts = statements.with(&named);
+        assert_eq!(boosts.of_page(1, 42), 3.0, "the larger of two boosts");
+        assert_eq!(boosts.of_page(1, 45), 3.0);
+        assert_eq!(boosts.of_page(2, 9), STATEMENT_BOOST);
+        assert_eq!(boosts.of_span(1, 40, 50), 3.0);
+        assert_eq!(boosts.of_span(1, 46, 50), 0.0);
+        assert_eq!(
+            boosts.page_ids(|doc| doc == 1),
+            vec![page_node_id(1, 42), page_node_id(1, 45)]
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::store::{Candidates, Fusion, FusionMethod, QueryVectors, StoreError, V
 use crate::tree::{doc_id_of, page_node_id, page_of_leaf};
 
 /// What a page the question asks for by what it is (see [`PageBoosts`]) adds to its
-/// score here: the whole range of a fused score (two halves of 0–1), so that it comes
+/// score here, at least (a larger boost of its own is kept): the whole range of a fused score (two halves of 0–1), so that it comes
 /// before every page of its document that the question does not ask for. A smaller
 /// boost is not enough among a handful of pages, which min–max spreads over the whole
 /// range: 3M's 2018 cash-flow statement came last of three (FinanceBench dev, told the
@@ -143,9 +143,13 @@ pub(crate) async fn pages_by_evidence(
     for scored in ranked {
         if let Some(&index) = seen.get(&scored.id) {
             let page = &mut pages[index];
-            let asked_for = page_boosts.of_page(page.doc_id, page.page_start) > 0.0;
+            let asked_for = page_boosts.of_page(page.doc_id, page.page_start);
             let boost = document_boosts.get(&page.doc_id).copied().unwrap_or(0.0)
-                + if asked_for { ASKED_FOR_FIRST } else { 0.0 }
+                + if asked_for > 0.0 {
+                    asked_for.max(ASKED_FOR_FIRST)
+                } else {
+                    0.0
+                }
                 + NODE_SHARE * score_range * standing[index];
             page.score = scored.score + boost;
         }
