@@ -1076,7 +1076,7 @@ export class DemoBackend implements Transport {
           const key = `${n.doc_id}:${p}`;
           if (seen.has(key)) continue;
           seen.add(key);
-          pages.push({ doc_id: n.doc_id, file_name: n.file_name, page: p, tokens: pageTokens(n.doc_id, p) });
+          pages.push({ doc_id: n.doc_id, file_name: n.file_name, page: p, page_label: null, tokens: pageTokens(n.doc_id, p) });
         }
       }
       return pages;
@@ -1279,7 +1279,7 @@ export class DemoBackend implements Transport {
     run.created_at = '2026-11-29T10:05:02Z';
     run.answer = {
       text: 'Total revenues were $66.6 billion in 2022, up 7% from 2021 [BOEING_2022_10K p.34].',
-      citations: [{ document: 'BOEING_2022_10K', page: 34 }],
+      citations: [{ document: 'BOEING_2022_10K', page: 34, page_label: null }],
       removed: [],
       uncited: false,
       model: 'demo-model',

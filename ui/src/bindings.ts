@@ -193,7 +193,11 @@ export type ContextPage = { doc_id: number, file_name: string,
 /**
  * 1-based.
  */
-page: number, tokens: number, };
+page: number, 
+/**
+ * The number printed on the page (its PDF page label), when the PDF has labels.
+ */
+page_label: string | null, tokens: number, };
 
 export type Context = { text: string, pages: Array<ContextPage>, tokens: number, tokenizer: string, 
 /**
@@ -316,7 +320,16 @@ export type Citation = {
 /**
  * The document's name as written (a `.pdf` suffix is dropped).
  */
-document: string, page: number, };
+document: string, 
+/**
+ * The PDF page, 1-based: what the citation is written with.
+ */
+page: number, 
+/**
+ * The number printed on that page (its PDF page label), when the PDF has labels:
+ * what a reader finds the page by. Filled from the context after the answer.
+ */
+page_label: string | null, };
 
 /**
  * What validation did to an answer.

@@ -10,37 +10,37 @@ import {
 
 describe('parseCitation', () => {
   it('reads a single page', () => {
-    expect(parseCitation('BOEING_2022_10K p.34')).toEqual([{ document: 'BOEING_2022_10K', page: 34 }]);
+    expect(parseCitation('BOEING_2022_10K p.34')).toEqual([{ document: 'BOEING_2022_10K', page: 34, page_label: null }]);
   });
 
   it('expands a page range, with either dash', () => {
     expect(parseCitation('X pp.3-4')).toEqual([
-      { document: 'X', page: 3 },
-      { document: 'X', page: 4 },
+      { document: 'X', page: 3, page_label: null },
+      { document: 'X', page: 4, page_label: null },
     ]);
     expect(parseCitation('X pp. 7 – 9')?.map((c) => c.page)).toEqual([7, 8, 9]);
   });
 
   it('accepts a comma and a space after the marker', () => {
-    expect(parseCitation('NAME, p. 5')).toEqual([{ document: 'NAME', page: 5 }]);
+    expect(parseCitation('NAME, p. 5')).toEqual([{ document: 'NAME', page: 5, page_label: null }]);
   });
 
   it('accepts "page" and "pages" as words', () => {
-    expect(parseCitation('NAME page 12')).toEqual([{ document: 'NAME', page: 12 }]);
+    expect(parseCitation('NAME page 12')).toEqual([{ document: 'NAME', page: 12, page_label: null }]);
     expect(parseCitation('NAME pages 2-3')?.map((c) => c.page)).toEqual([2, 3]);
   });
 
   it('treats a page marker inside a name as part of the name', () => {
-    expect(parseCitation('multipage p.3')).toEqual([{ document: 'multipage', page: 3 }]);
-    expect(parseCitation('homepage page 2')).toEqual([{ document: 'homepage', page: 2 }]);
+    expect(parseCitation('multipage p.3')).toEqual([{ document: 'multipage', page: 3, page_label: null }]);
+    expect(parseCitation('homepage page 2')).toEqual([{ document: 'homepage', page: 2, page_label: null }]);
   });
 
   it('uses the rightmost marker', () => {
-    expect(parseCitation('Annual report page p.4')).toEqual([{ document: 'Annual report page', page: 4 }]);
+    expect(parseCitation('Annual report page p.4')).toEqual([{ document: 'Annual report page', page: 4, page_label: null }]);
   });
 
   it('drops a .pdf suffix', () => {
-    expect(parseCitation('3M_2018_10K.pdf p.60')).toEqual([{ document: '3M_2018_10K', page: 60 }]);
+    expect(parseCitation('3M_2018_10K.pdf p.60')).toEqual([{ document: '3M_2018_10K', page: 60, page_label: null }]);
   });
 
   it('rejects what is not a citation', () => {
@@ -68,8 +68,8 @@ describe('findCitations', () => {
   it('reads several citations in one bracket', () => {
     const [span] = findCitations('Both agree [A p.1; B p.2].');
     expect(span?.citations).toEqual([
-      { document: 'A', page: 1 },
-      { document: 'B', page: 2 },
+      { document: 'A', page: 1, page_label: null },
+      { document: 'B', page: 2, page_label: null },
     ]);
   });
 
@@ -131,13 +131,13 @@ describe('helpers', () => {
   it('dedupes citations', () => {
     expect(
       uniqueCitations([
-        { document: 'A', page: 1 },
-        { document: 'a', page: 1 },
-        { document: 'A', page: 2 },
+        { document: 'A', page: 1, page_label: null },
+        { document: 'a', page: 1, page_label: null },
+        { document: 'A', page: 2, page_label: null },
       ]),
     ).toEqual([
-      { document: 'A', page: 1 },
-      { document: 'A', page: 2 },
+      { document: 'A', page: 1, page_label: null },
+      { document: 'A', page: 2, page_label: null },
     ]);
   });
 });

@@ -5,6 +5,7 @@
 // and a `.pdf` suffix on the name is dropped.
 
 import type { Citation } from './api';
+import { pageInWords } from './page-labels';
 
 export interface CitationSpan {
   /** Index of `[` in the text. */
@@ -55,7 +56,8 @@ export function parseCitation(part: string): Citation[] | null {
   }
   if (first === 0 || last < first || last - first > MAX_RANGE) return null;
   const found: Citation[] = [];
-  for (let page = first; page <= last; page++) found.push({ document: name, page });
+  // The text gives no printed number; the engine's citations do (see `withLabel`).
+  for (let page = first; page <= last; page++) found.push({ document: name, page, page_label: null });
   return found;
 }
 
@@ -140,9 +142,19 @@ export function sentenceBefore(text: string, index: number): string {
     .replace(/^(?:[-*•]|\d+[.)])\s+/, '');
 }
 
-/** `A p.3`, the short label for one cited page. */
+/** `A p.3`, the short label for one cited page; `A p. 47 · PDF page 52` with a printed number. */
 export function citationLabel(c: Citation): string {
-  return `${c.document} p.${c.page}`;
+  return `${c.document} ${pageInWords(c.page, c.page_label)}`;
+}
+
+/**
+ * `c` with the printed number the engine's citations (`labelled`) give its page: a
+ * citation read from an answer's text carries none.
+ */
+export function withLabel(c: Citation, labelled: readonly Citation[]): Citation {
+  if (c.page_label) return c;
+  const known = labelled.find((l) => l.page === c.page && sameDocument(l.document, c.document));
+  return known?.page_label ? { ...c, page_label: known.page_label } : c;
 }
 
 /** Same document name? Names compare without case and without a `.pdf` suffix. */

@@ -16,7 +16,7 @@ function result(strategy: Strategy, pages: [number, number][]): SearchResult {
     selected: [],
     context: {
       text: '',
-      pages: pages.map(([doc, page]) => ({ doc_id: doc, file_name: doc === 1 ? 'ACME.pdf' : 'OTHER.pdf', page, tokens: 10 })),
+      pages: pages.map(([doc, page]) => ({ doc_id: doc, file_name: doc === 1 ? 'ACME.pdf' : 'OTHER.pdf', page, page_label: null, tokens: 10 })),
       tokens: 10 * pages.length,
       tokenizer: 'x',
       dropped_nodes: [],
@@ -51,8 +51,8 @@ describe('difference', () => {
     const d = difference([flat, knee], null);
     expect(d.everyone.map((p) => p.page)).toEqual([4, 5]);
     expect(d.onlyOne).toEqual([
-      { strategy: 'flat', pages: [{ doc_id: 2, file_name: 'OTHER.pdf', page: 9, tokens: 10 }] },
-      { strategy: 'knee', pages: [{ doc_id: 1, file_name: 'ACME.pdf', page: 6, tokens: 10 }] },
+      { strategy: 'flat', pages: [{ doc_id: 2, file_name: 'OTHER.pdf', page: 9, page_label: null, tokens: 10 }] },
+      { strategy: 'knee', pages: [{ doc_id: 1, file_name: 'ACME.pdf', page: 6, page_label: null, tokens: 10 }] },
     ]);
     expect(d.gold).toBeNull();
   });

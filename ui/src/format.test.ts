@@ -68,7 +68,7 @@ describe('lookups and labels', () => {
   const docs = [doc(1, 'BOEING_2022_10K'), doc(2, '3M_2018_10K')];
 
   it('finds the document a citation names', () => {
-    expect(documentFor({ document: 'boeing_2022_10k', page: 1 }, docs)?.id).toBe(1);
+    expect(documentFor({ document: 'boeing_2022_10k', page: 1, page_label: null }, docs)?.id).toBe(1);
     expect(documentFor('3M_2018_10K.pdf', docs)?.id).toBe(2);
     expect(documentFor('NOPE', docs)).toBeNull();
   });
@@ -82,9 +82,9 @@ describe('lookups and labels', () => {
   it('labels pages and dedupes them', () => {
     expect(pageLabel({ file_name: 'BOEING_2022_10K.pdf', page: 34 })).toBe('BOEING_2022_10K p.34');
     const pages = [
-      { doc_id: 1, file_name: 'A.pdf', page: 2, tokens: 10 },
-      { doc_id: 1, file_name: 'A.pdf', page: 2, tokens: 10 },
-      { doc_id: 2, file_name: 'B.pdf', page: 2, tokens: 5 },
+      { doc_id: 1, file_name: 'A.pdf', page: 2, page_label: null, tokens: 10 },
+      { doc_id: 1, file_name: 'A.pdf', page: 2, page_label: null, tokens: 10 },
+      { doc_id: 2, file_name: 'B.pdf', page: 2, page_label: null, tokens: 5 },
     ];
     expect(uniquePages(pages)).toHaveLength(2);
   });

@@ -11,15 +11,16 @@ import type {
   IngestStage,
 } from './api';
 import { sameDocument } from './citations';
+import { pageInWords } from './page-labels';
 
 /** `BOEING_2022_10K.pdf` → `BOEING_2022_10K`. */
 export function stem(fileName: string): string {
   return fileName.replace(/\.pdf$/i, '');
 }
 
-/** `FILE p.N`, the chip text of a page. */
-export function pageLabel(page: { file_name: string; page: number }): string {
-  return `${stem(page.file_name)} p.${page.page}`;
+/** `FILE p.N`, the chip text of a page; `FILE p. 47 · PDF page 52` with a printed number. */
+export function pageLabel(page: { file_name: string; page: number; page_label?: string | null }): string {
+  return `${stem(page.file_name)} ${pageInWords(page.page, page.page_label)}`;
 }
 
 /** Pages in a stable order (document, then page), without duplicates. */

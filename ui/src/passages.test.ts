@@ -16,11 +16,11 @@ const passage = (quote: string, page: number): Passage => ({
 describe('passages', () => {
   it('finds the passage a citation stands for by its quote', () => {
     const passages = [passage('Revenue rose.', 2), passage('Costs fell sharply.', 2)];
-    expect(passageFor(passages, { document: 'a', page: 2 }, '- "Costs fell sharply." ')?.quote).toBe(
+    expect(passageFor(passages, { document: 'a', page: 2, page_label: null }, '- "Costs fell sharply." ')?.quote).toBe(
       'Costs fell sharply.',
     );
-    expect(passageFor(passages, { document: 'A', page: 2 }, 'something else')?.quote).toBe('Revenue rose.');
-    expect(passageFor(passages, { document: 'A', page: 3 }, 'Revenue rose.')).toBeUndefined();
+    expect(passageFor(passages, { document: 'A', page: 2, page_label: null }, 'something else')?.quote).toBe('Revenue rose.');
+    expect(passageFor(passages, { document: 'A', page: 3, page_label: null }, 'Revenue rose.')).toBeUndefined();
   });
 
   it('scales boxes to the page as percentages', () => {

@@ -228,7 +228,7 @@ async function ask(): Promise<void> {
     await listenTokens();
     const outcome = await api.ask(text, parsed.value, searchSettings(), conversationId, requestId);
     conversationId = outcome.conversation_id;
-    const rendered = renderAnswer(outcome.answer.text, outcome.passages);
+    const rendered = renderAnswer(outcome.answer.text, outcome.passages, outcome.answer.citations);
     body.replaceWith(rendered);
     message.append(answerDetails(outcome));
     message.setAttribute('aria-busy', 'false');

@@ -61,7 +61,7 @@ function details(run: RunRecord): HTMLElement {
           'div',
           { class: 'run-answer' },
           h('h4', {}, 'Answer'),
-          renderAnswer(answer.text),
+          renderAnswer(answer.text, [], answer.citations),
           (() => {
             const notes = answerNotes({ notes: [], model: answer.model, answer });
             return notes.length ? h('ul', { class: 'notes' }, ...notes.map((n) => h('li', {}, n))) : null;

@@ -2,7 +2,7 @@
 // parameter inputs, fusion and section scoring choices.
 
 import { FUSION_METHODS, SECTION_SCORINGS, type Citation, type ContextPage, type Passage, type Strategy, type StrategyName } from '../api';
-import { segmentAnswer, citationLabel } from '../citations';
+import { segmentAnswer, citationLabel, withLabel } from '../citations';
 import { field, h, markInvalid, uniqueId, type Child } from '../dom';
 import { pageLabel } from '../format';
 import { passageFor } from '../passages';
@@ -24,7 +24,10 @@ import {
 import { openCitation, openPage } from './viewer';
 
 /** A `FILE p.N` chip that opens the page viewer. */
-export function pageChip(page: Pick<ContextPage, 'doc_id' | 'file_name' | 'page'>, quote?: string): HTMLButtonElement {
+export function pageChip(
+  page: Pick<ContextPage, 'doc_id' | 'file_name' | 'page'> & { page_label?: string | null },
+  quote?: string,
+): HTMLButtonElement {
   return h(
     'button',
     {
@@ -32,7 +35,13 @@ export function pageChip(page: Pick<ContextPage, 'doc_id' | 'file_name' | 'page'
       class: 'chip page-chip',
       title: 'Open this page',
       onclick: () =>
-        openPage({ docId: page.doc_id, page: page.page, name: page.file_name, ...(quote ? { quote } : {}) }),
+        openPage({
+          docId: page.doc_id,
+          page: page.page,
+          name: page.file_name,
+          label: page.page_label ?? null,
+          ...(quote ? { quote } : {}),
+        }),
     },
     pageLabel(page),
   );
@@ -51,8 +60,15 @@ export function citationChip(citation: Citation, quote = '', passages: readonly 
   );
 }
 
-/** An answer's text with its citations as buttons that open the cited page. */
-export function renderAnswer(text: string, passages: readonly Passage[] = []): HTMLDivElement {
+/**
+ * An answer's text with its citations as buttons that open the cited page; `labelled`
+ * (the answer's own citations) gives them their pages' printed numbers.
+ */
+export function renderAnswer(
+  text: string,
+  passages: readonly Passage[] = [],
+  labelled: readonly Citation[] = [],
+): HTMLDivElement {
   const body = h('div', { class: 'answer-text' });
   for (const segment of segmentAnswer(text)) {
     if (segment.kind === 'text') {
@@ -60,7 +76,7 @@ export function renderAnswer(text: string, passages: readonly Passage[] = []): H
       continue;
     }
     const parts: Child[] = ['['];
-    segment.citations.forEach((c, i) => {
+    segment.citations.map((c) => withLabel(c, labelled)).forEach((c, i) => {
       if (i > 0) parts.push('; ');
       parts.push(
         h(

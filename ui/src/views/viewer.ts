@@ -8,6 +8,7 @@ import { state, setDocuments } from '../app';
 import { h, replace } from '../dom';
 import { documentFor, stem } from '../format';
 import { bestSentence, markRange } from '../highlight';
+import { pageInWords } from '../page-labels';
 import { boxStyles, rowLabelRange } from '../passages';
 import { closeDialog, openDialog } from './dialogs';
 
@@ -22,6 +23,9 @@ export interface PageTarget {
   pageCount?: number | null;
   /** The quoted passage with its place on the page, when the answer gave one. */
   passage?: Passage;
+  /** The number printed on `page` as opened (its PDF page label), when known; Prev and
+   * Next leave it for pages whose own number is not known here. */
+  label?: string | null;
 }
 
 const VIEW_WIDTH = 1000;
@@ -31,6 +35,8 @@ let current: PageTarget | null = null;
 /** What had focus before the viewer opened; it gets it back on close. */
 let opener: HTMLElement | null = null;
 let token = 0;
+/** The page the viewer was opened on, the one its target's `label` is printed on. */
+let labelledPage = 0;
 
 const els = {
   title: h('h2', { id: 'viewer-title', class: 'viewer-title' }),
@@ -84,6 +90,7 @@ function step(delta: number): void {
 
 /** Opens the viewer on a page. */
 export function openPage(target: PageTarget): void {
+  labelledPage = target.page;
   const d = ensureDialog();
   rememberOpener(d);
   openDialog(d);
@@ -107,7 +114,7 @@ export async function openCitation(citation: Citation, quote: string, passage?: 
     rememberOpener(d);
     openDialog(d);
     current = null;
-    els.title.textContent = `${citation.document} p.${citation.page}`;
+    els.title.textContent = `${citation.document} ${pageInWords(citation.page, citation.page_label)}`;
     els.status.textContent = `There is no document named “${citation.document}” in the library any more.`;
     els.status.classList.add('error');
     replace(els.image);
@@ -122,6 +129,7 @@ export async function openCitation(citation: Citation, quote: string, passage?: 
     name: doc.name,
     quote: passage?.quote ?? quote,
     pageCount: doc.page_count,
+    label: citation.page_label,
     ...(passage ? { passage } : {}),
   });
 }
@@ -145,7 +153,8 @@ async function show(target: PageTarget): Promise<void> {
   const doc = state.documents.find((d) => d.id === target.docId);
   const name = target.name ?? (doc ? doc.name : `document ${target.docId}`);
   const pages = target.pageCount ?? doc?.page_count ?? null;
-  els.title.textContent = `${stem(name)} p.${target.page}${pages ? ` of ${pages}` : ''}`;
+  const label = target.page === labelledPage ? target.label : null;
+  els.title.textContent = `${stem(name)} ${pageInWords(target.page, label)}${pages ? ` of ${pages}` : ''}`;
   els.prev.disabled = target.page <= 1;
   els.next.disabled = pages !== null && target.page >= pages;
   els.quote.textContent = target.quote ? `Cited for: “${target.quote}”` : '';
