@@ -314,9 +314,15 @@ impl Library {
             }
         };
         progress.stage(file, Stage::Reading, 0, 1);
-        let (mut pages, front) = self.read_pages(path).await?;
+        let (mut pages, mut front) = self.read_pages(path).await?;
         progress.stage(file, Stage::Reading, 1, 1);
         let scans = self.read_scans(file, path, &mut pages, progress).await?;
+        // A scanned cover is read by OCR: the card is read from what OCR found.
+        front.first_pages = pages
+            .iter()
+            .take(crate::card::FRONT_PAGES)
+            .map(|page| page.text.clone())
+            .collect();
         check_cancelled()?;
         self.catalog()
             .save_pages(document.id, &pages, &scans.words)

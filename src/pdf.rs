@@ -135,6 +135,7 @@ fn front_matter(document: &PdfDocument<'_>, first_pages: Vec<String>) -> FrontMa
                 .collect()
         })
         .unwrap_or_default();
+    let (page_count, landscape_pages) = page_orientation(document);
     FrontMatter {
         title: tag(Tag::Title),
         author: tag(Tag::Author),
@@ -145,7 +146,21 @@ fn front_matter(document: &PdfDocument<'_>, first_pages: Vec<String>) -> FrontMa
         outline,
         sections: crate::structure::outline::read(document),
         first_pages,
+        page_count,
+        landscape_pages,
     }
+}
+
+/// How many pages the document has, and how many are wider than tall (a slide deck's
+/// are), from the page sizes alone: no page is loaded.
+fn page_orientation(document: &PdfDocument<'_>) -> (usize, usize) {
+    let pages = document.pages();
+    let count = usize::try_from(pages.len()).unwrap_or(0);
+    let landscape = (0..pages.len())
+        .filter_map(|index| pages.page_size(index).ok())
+        .filter(|size| size.width().value > size.height().value)
+        .count();
+    (count, landscape)
 }
 
 /// Opens `path` with pdfium (checked to be a PDF first) and hands the document and its

@@ -94,6 +94,9 @@ async fn a_document_without_structure_keeps_consecutive_groups() {
 async fn a_slide_is_titled_and_found_by_its_topic() {
     let (_dir, library) = temp_library().await;
     ingest_fixture(&library, "slides.pdf").await;
+    let deck = library.catalog().resolve("slides").await.expect("resolve");
+    let kind = deck.card.and_then(|card| card.kind);
+    assert_eq!(kind, Some(pagetree::card::DocumentKind::Slides));
     let (_, nodes) = library.tree("slides").await.expect("tree");
     let churn = common::leaf(&nodes, 4);
     assert_eq!(churn.title.as_deref(), Some("Customer churn by region"));

@@ -1,7 +1,7 @@
 //! A person's corrections of a document's card, and the re-indexing they need: every
 //! node of the document carries the card in its vectors.
 
-use super::DocumentCard;
+use super::{DocumentCard, FrontMatter};
 use crate::catalog::DocumentRecord;
 use crate::error::Result;
 use crate::library::Library;
@@ -39,6 +39,7 @@ impl Library {
                     file: document.file_name.clone(),
                     detail: format!("the reader stopped: {err}"),
                 })??;
+        let front = self.with_stored_first_pages(document, front).await?;
         let mut card = super::read_card(&front);
         if let Some(previous) = &document.card {
             keep_corrections(&mut card, previous);
@@ -49,6 +50,29 @@ impl Library {
             self.reindex_document(&updated).await?;
         }
         Ok(updated)
+    }
+
+    /// `front` with the first pages as the library holds them: a scanned page's text is
+    /// what OCR read at ingestion, which the PDF itself does not have.
+    async fn with_stored_first_pages(
+        &self,
+        document: &DocumentRecord,
+        mut front: FrontMatter,
+    ) -> Result<FrontMatter> {
+        let keys: Vec<(i64, u32)> = (1..=super::FRONT_PAGES as u32)
+            .map(|page| (document.id, page))
+            .collect();
+        let stored = self.catalog().page_texts(&keys).await?;
+        for (index, key) in keys.iter().enumerate() {
+            let Some(text) = stored.get(key).filter(|text| !text.trim().is_empty()) else {
+                continue;
+            };
+            match front.first_pages.get_mut(index) {
+                Some(page) => *page = text.clone(),
+                None => break,
+            }
+        }
+        Ok(front)
     }
 }
 

@@ -17,7 +17,8 @@ const CARD_PROMPT: &str = "You catalogue documents. Read the start of a document
 answer with JSON describing the document itself: `title`; `organization`, the issuer's \
 full name as the document writes it; `aliases`, short names and stock tickers people use \
 for it; `kind`, one of annual-report (e.g. a 10-K), quarterly-report (10-Q), \
-current-report (8-K), earnings-release, paper, contract, other; `fiscal_year`, the \
+current-report (8-K), earnings-release, paper, contract, report (a report that is not \
+a filing), slides, manual (a manual or guide), brochure, form, other; `fiscal_year`, the \
 fiscal year the document reports on; `fiscal_quarter` (1-4) for a quarterly document; \
 `period_end` and `date` as YYYY-MM-DD. Use null for what the text does not say.";
 
@@ -79,7 +80,7 @@ fn schema() -> serde_json::Value {
             "title": text(200),
             "organization": text(NAME_MAX_CHARS),
             "aliases": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": MAX_ALIASES},
-            "kind": {"type": ["string", "null"], "enum": ["annual-report", "quarterly-report", "current-report", "earnings-release", "paper", "contract", "other", null]},
+            "kind": {"type": ["string", "null"], "enum": ["annual-report", "quarterly-report", "current-report", "earnings-release", "paper", "contract", "report", "slides", "manual", "brochure", "form", "other", null]},
             "fiscal_year": {"type": ["integer", "null"], "minimum": 1900, "maximum": 2100},
             "fiscal_quarter": {"type": ["integer", "null"], "minimum": 1, "maximum": 4},
             "period_end": text(10),

@@ -34,6 +34,16 @@ pub enum DocumentKind {
     EarningsRelease,
     Paper,
     Contract,
+    /// A report that is not a filing: a survey, a study, an organisation's annual review.
+    Report,
+    /// A slide deck: landscape pages of a title and a few lines.
+    Slides,
+    /// A manual, a guide or a handbook: how to use or do something.
+    Manual,
+    /// A brochure, a leaflet or a prospectus for a place, a product or a programme.
+    Brochure,
+    /// A form to fill in, with its instructions.
+    Form,
     Other,
 }
 
@@ -47,17 +57,27 @@ impl DocumentKind {
             DocumentKind::EarningsRelease => "earnings release",
             DocumentKind::Paper => "paper",
             DocumentKind::Contract => "contract",
+            DocumentKind::Report => "report",
+            DocumentKind::Slides => "slide deck",
+            DocumentKind::Manual => "manual",
+            DocumentKind::Brochure => "brochure",
+            DocumentKind::Form => "form",
             DocumentKind::Other => "document",
         }
     }
 
-    pub const ALL: [DocumentKind; 7] = [
+    pub const ALL: [DocumentKind; 12] = [
         DocumentKind::AnnualReport,
         DocumentKind::QuarterlyReport,
         DocumentKind::CurrentReport,
         DocumentKind::EarningsRelease,
         DocumentKind::Paper,
         DocumentKind::Contract,
+        DocumentKind::Report,
+        DocumentKind::Slides,
+        DocumentKind::Manual,
+        DocumentKind::Brochure,
+        DocumentKind::Form,
         DocumentKind::Other,
     ];
 
@@ -81,6 +101,8 @@ impl DocumentKind {
             "10-q" | "10q" | "quarterly" => Some(DocumentKind::QuarterlyReport),
             "8-k" | "8k" => Some(DocumentKind::CurrentReport),
             "earnings" => Some(DocumentKind::EarningsRelease),
+            "slides" | "deck" | "presentation" => Some(DocumentKind::Slides),
+            "guide" | "handbook" => Some(DocumentKind::Manual),
             _ => None,
         };
         by_form.or_else(|| {
@@ -205,6 +227,9 @@ pub struct FrontMatter {
     pub sections: Vec<crate::structure::SectionStart>,
     /// The cleaned text of the first pages, in order.
     pub first_pages: Vec<String>,
+    /// How many pages the document has, and how many of them are wider than tall.
+    pub page_count: usize,
+    pub landscape_pages: usize,
 }
 
 /// Whether `year` can be a document's fiscal year; anything else a person or a model

@@ -28,6 +28,11 @@ pub(crate) const FULL_MATCH_BOOST: f32 = 2.0;
 /// document ranks the same.
 pub(crate) const RECENT_BOOST: f32 = 1.0;
 
+/// A document whose kind a question names in a common word ("the slides", "this
+/// report", "the manual") ranks up by this share of a full match: such words are loose
+/// ("report" is said of any document), so content still decides between documents.
+pub(crate) const GENERIC_KIND_SHARE: f32 = 0.25;
+
 /// What was recognised in a question, and how the search used it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -150,6 +155,11 @@ pub fn analyse_question(question: &str, cards: &[(i64, DocumentCard)]) -> Questi
             "ranked up {} document(s) whose period or kind matches",
             boosts.len()
         ));
+    }
+    let generic = generic_kinds_named(&words);
+    if add_generic_kind_boosts(&mut boosts, &generic, &candidates) > 0 {
+        let labels: Vec<&str> = generic.iter().map(|kind| kind.label()).collect();
+        notes.push(format!("ranked up the {} in scope", labels.join(", ")));
     }
     analysis.boosts = boosts;
     analysis.note = if notes.is_empty() {
@@ -455,6 +465,80 @@ fn kinds_named(words: &[String]) -> Vec<DocumentKind> {
     kinds
 }
 
+/// Kinds a question names in a common word: "the slides", "this paper", "the user
+/// guide", "el informe", "в презентации". "Annual report" and "earnings report" are
+/// filings' names, read by [`kinds_named`].
+fn generic_kinds_named(words: &[String]) -> Vec<DocumentKind> {
+    let mut kinds = Vec::new();
+    for (index, word) in words.iter().enumerate() {
+        let previous = index.checked_sub(1).and_then(|i| words.get(i));
+        let next = words.get(index + 1);
+        let kind = match word.as_str() {
+            "slide" | "slides" | "deck" | "presentation" | "diapositiva" | "diapositivas"
+            | "presentación" => Some(DocumentKind::Slides),
+            "paper" | "article" | "artículo" => Some(DocumentKind::Paper),
+            "report" | "survey" | "informe" | "encuesta"
+                if !previous.is_some_and(|p| {
+                    matches!(p.as_str(), "annual" | "quarterly" | "earnings" | "current")
+                }) =>
+            {
+                Some(DocumentKind::Report)
+            }
+            "manual" | "guide" | "guidebook" | "handbook" | "tutorial" | "guía" => {
+                Some(DocumentKind::Manual)
+            }
+            "brochure" | "leaflet" | "folleto" => Some(DocumentKind::Brochure),
+            "form" | "formulario"
+                if !next.is_some_and(|n| n.chars().next().is_some_and(|c| c.is_ascii_digit())) =>
+            {
+                Some(DocumentKind::Form)
+            }
+            w if w.starts_with("слайд") || w.starts_with("презентаци") => {
+                Some(DocumentKind::Slides)
+            }
+            w if w.starts_with("отчет") || w.starts_with("отчёт") || w.starts_with("доклад") => {
+                Some(DocumentKind::Report)
+            }
+            w if w.starts_with("руководств") || w.starts_with("инструкци") => {
+                Some(DocumentKind::Manual)
+            }
+            w if w.starts_with("стать") && w.len() <= "статьях".len() => {
+                Some(DocumentKind::Paper)
+            }
+            _ => None,
+        };
+        if let Some(kind) = kind.filter(|kind| !kinds.contains(kind)) {
+            kinds.push(kind);
+        }
+    }
+    kinds
+}
+
+/// Adds `GENERIC_KIND_SHARE` of a full match to every candidate of a kind named; returns
+/// how many were ranked up.
+fn add_generic_kind_boosts(
+    boosts: &mut Vec<(i64, f32)>,
+    kinds: &[DocumentKind],
+    candidates: &[&(i64, DocumentCard)],
+) -> usize {
+    let boost = GENERIC_KIND_SHARE * FULL_MATCH_BOOST;
+    let mut ranked = 0;
+    for (id, card) in candidates {
+        if !card.kind.is_some_and(|kind| kinds.contains(&kind)) {
+            continue;
+        }
+        ranked += 1;
+        match boosts.iter_mut().find(|(doc, _)| doc == id) {
+            Some((_, existing)) => *existing += boost,
+            None => boosts.push((*id, boost)),
+        }
+    }
+    if ranked > 0 {
+        boosts.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    }
+    ranked
+}
+
 /// Full dates: `2022-07-01`, "July 1 2022", "1st July 2022", "1 July, 2022".
 fn dates_named(words: &[String]) -> Vec<String> {
     let mut dates = Vec::new();
@@ -680,6 +764,35 @@ mod tests {
             read("We sold 1500 units, round to 2 decimals").years,
             Vec::<i32>::new()
         );
+    }
+
+    #[test]
+    fn a_kind_named_in_a_common_word_ranks_its_documents_up_a_little() {
+        let mut cards = library();
+        let mut deck = DocumentCard {
+            title: Some("Cloud strategy".to_string()),
+            kind: Some(DocumentKind::Slides),
+            ..DocumentCard::default()
+        };
+        cards.push((90, deck.clone()));
+        deck.kind = Some(DocumentKind::Manual);
+        cards.push((91, deck));
+        let analysis = analyse_question("What does the third slide of the deck list?", &cards);
+        assert_eq!(
+            analysis.boosts,
+            vec![(90, GENERIC_KIND_SHARE * FULL_MATCH_BOOST)]
+        );
+        assert!(analysis.filter.is_none());
+        assert_eq!(
+            generic_kinds_named(&split_words("Según el informe, ¿qué dice la guía?")),
+            vec![DocumentKind::Report, DocumentKind::Manual]
+        );
+        assert_eq!(
+            generic_kinds_named(&split_words("В отчёте и на слайде")),
+            vec![DocumentKind::Report, DocumentKind::Slides]
+        );
+        // Filings' names are not generic kinds.
+        assert!(generic_kinds_named(&split_words("the annual report and Form 10-K")).is_empty());
     }
 
     #[test]

@@ -91,7 +91,7 @@ fn read_kind(card: &mut DocumentCard, text: &FrontText, front: &FrontMatter) {
         .into_iter()
         .flatten()
         .find_map(|value| form_in_metadata(value));
-    card.kind = in_metadata.or_else(|| generic_kind(&text.all_flat));
+    card.kind = in_metadata.or_else(|| generic_kind(front, &heading(text, front), &text.all_flat));
     // Metadata and word cues are guesses; so is having no kind at all.
     card.unsure.push(CardField::Kind);
 }
@@ -333,6 +333,24 @@ fn title(card: &mut DocumentCard, text: &FrontText, front: &FrontMatter) -> Opti
     Some(shortened(first_line, 120))
 }
 
+/// What a document calls itself at the top: its metadata title when that says
+/// something, and the cover's first line when it is short enough to be a title.
+fn heading(text: &FrontText, front: &FrontMatter) -> String {
+    const TITLE_WORDS: usize = 12;
+    let meta = front.title.as_deref().filter(|t| is_meaningful_title(t));
+    let first_line = text
+        .cover
+        .lines()
+        .map(str::trim)
+        .find(|line| line.chars().any(char::is_alphabetic))
+        .filter(|line| line.split_whitespace().count() <= TITLE_WORDS);
+    [meta, first_line]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// "3M Company Form 10-K for the fiscal year ended December 31, 2018".
 fn title_from_fields(card: &mut DocumentCard) -> Option<String> {
     let long = |iso: &Option<String>| iso.as_deref().and_then(day_from_iso).map(Day::long);
@@ -355,7 +373,14 @@ fn title_from_fields(card: &mut DocumentCard) -> Option<String> {
             (None, Some(year)) => format!("{year} earnings release"),
             _ => "earnings release".to_string(),
         },
-        DocumentKind::Paper | DocumentKind::Contract | DocumentKind::Other => return None,
+        DocumentKind::Paper
+        | DocumentKind::Contract
+        | DocumentKind::Report
+        | DocumentKind::Slides
+        | DocumentKind::Manual
+        | DocumentKind::Brochure
+        | DocumentKind::Form
+        | DocumentKind::Other => return None,
     };
     let built_on_guesses = card.unsure.iter().any(|field| {
         matches!(

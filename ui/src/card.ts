@@ -13,6 +13,11 @@ export const KIND_LABELS: Record<DocumentKind, string> = {
   'earnings-release': 'earnings release',
   paper: 'paper',
   contract: 'contract',
+  report: 'report',
+  slides: 'slide deck',
+  manual: 'manual',
+  brochure: 'brochure',
+  form: 'form',
   other: 'document',
 };
 
