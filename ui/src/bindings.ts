@@ -7,7 +7,7 @@ export type DocumentStatus = "ingesting" | "ready" | "failed" | "interrupted";
  * What kind of document a card describes. Filings have their SEC form; everything
  * else has a generic kind.
  */
-export type DocumentKind = "annual-report" | "quarterly-report" | "current-report" | "earnings-release" | "paper" | "contract" | "other";
+export type DocumentKind = "annual-report" | "quarterly-report" | "current-report" | "earnings-release" | "paper" | "contract" | "report" | "slides" | "manual" | "brochure" | "form" | "other";
 
 /**
  * A card's fields, by the names `pagetree card DOC --set field=value` takes.
