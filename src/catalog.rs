@@ -649,25 +649,7 @@ impl Catalog {
         &self,
         pages: &[(i64, u32)],
     ) -> Result<HashMap<(i64, u32), String>, CatalogError> {
-        // Two parameters a page, well under SQLite's limit on parameters.
-        const PAGES_PER_QUERY: usize = 400;
-        let mut texts = HashMap::with_capacity(pages.len());
-        for chunk in pages.chunks(PAGES_PER_QUERY) {
-            let pairs = vec!["(?, ?)"; chunk.len()].join(", ");
-            let sql = format!(
-                "SELECT document_id, page_number, text FROM pages \
-                 WHERE (document_id, page_number) IN (VALUES {pairs})"
-            );
-            let mut query = sqlx::query(&sql);
-            for (doc_id, page) in chunk {
-                query = query.bind(doc_id).bind(page);
-            }
-            for row in query.fetch_all(&self.pool).await? {
-                let page = row.get::<i64, _>(1) as u32;
-                texts.insert((row.get(0), page), row.get(2));
-            }
-        }
-        Ok(texts)
+        self.page_column(pages, PageColumn::Text).await
     }
 
     /// The printed labels of many pages (see [`PageText::label`]); pages without one,
@@ -676,14 +658,25 @@ impl Catalog {
         &self,
         pages: &[(i64, u32)],
     ) -> Result<HashMap<(i64, u32), String>, CatalogError> {
+        self.page_column(pages, PageColumn::Label).await
+    }
+
+    /// One text column of many pages in a few queries; a page whose value is NULL, or
+    /// that has no row, is left out.
+    async fn page_column(
+        &self,
+        pages: &[(i64, u32)],
+        column: PageColumn,
+    ) -> Result<HashMap<(i64, u32), String>, CatalogError> {
         // Two parameters a page, well under SQLite's limit on parameters.
         const PAGES_PER_QUERY: usize = 400;
-        let mut labels = HashMap::new();
+        let column = column.name();
+        let mut values = HashMap::with_capacity(pages.len());
         for chunk in pages.chunks(PAGES_PER_QUERY) {
             let pairs = vec!["(?, ?)"; chunk.len()].join(", ");
             let sql = format!(
-                "SELECT document_id, page_number, label FROM pages \
-                 WHERE label IS NOT NULL AND (document_id, page_number) IN (VALUES {pairs})"
+                "SELECT document_id, page_number, {column} FROM pages \
+                 WHERE {column} IS NOT NULL AND (document_id, page_number) IN (VALUES {pairs})"
             );
             let mut query = sqlx::query(&sql);
             for (doc_id, page) in chunk {
@@ -691,10 +684,10 @@ impl Catalog {
             }
             for row in query.fetch_all(&self.pool).await? {
                 let page = row.get::<i64, _>(1) as u32;
-                labels.insert((row.get(0), page), row.get(2));
+                values.insert((row.get(0), page), row.get(2));
             }
         }
-        Ok(labels)
+        Ok(values)
     }
 
     /// The pages of `documents` a question naming page `label` means: in each document,
@@ -886,6 +879,22 @@ fn record(row: &sqlx::sqlite::SqliteRow) -> DocumentRecord {
         language: row.get("language"),
         added_at: row.get("added_at"),
         updated_at: row.get("updated_at"),
+    }
+}
+
+/// The text columns of a page's row that are read in bulk.
+#[derive(Clone, Copy)]
+enum PageColumn {
+    Text,
+    Label,
+}
+
+impl PageColumn {
+    fn name(self) -> &'static str {
+        match self {
+            PageColumn::Text => "text",
+            PageColumn::Label => "label",
+        }
     }
 }
 
