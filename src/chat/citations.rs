@@ -22,11 +22,9 @@ impl Citation {
     /// "p. 47 · PDF page 52" when the page is printed with another number than its
     /// PDF page's, else "p.52" as citations are written.
     pub fn page_in_words(&self) -> String {
-        match self.page_label.as_deref() {
-            Some(label) if label != self.page.to_string() => {
-                format!("p. {label} · PDF page {}", self.page)
-            }
-            _ => format!("p.{}", self.page),
+        match crate::search::context::label_beside(self.page_label.as_deref(), self.page) {
+            Some(label) => format!("p. {label} · PDF page {}", self.page),
+            None => format!("p.{}", self.page),
         }
     }
 }

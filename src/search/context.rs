@@ -73,6 +73,12 @@ pub fn assemble(
     assemble_labelled(selected, page_text, &|_, _| None, budget)
 }
 
+/// A page's printed label when it is worth showing beside its PDF page number: only
+/// when it says something else ("47" beside page 52, not "52").
+pub fn label_beside(label: Option<&str>, page: u32) -> Option<&str> {
+    label.filter(|label| *label != page.to_string())
+}
+
 /// [`assemble`], with each page's printed label (see [`ContextPage::page_label`]) in
 /// its marker and its listing: a question saying "page 47" means the printed number,
 /// and the model must see which page that is.
@@ -101,9 +107,7 @@ pub fn assemble_labelled(
             let block = format!(
                 "<<{}, page {page}{}>>\n{}\n\n",
                 node.file_name,
-                label
-                    .as_deref()
-                    .filter(|label| *label != page.to_string())
+                label_beside(label.as_deref(), page)
                     .map(|label| format!(", printed page {label}"))
                     .unwrap_or_default(),
                 text.trim()

@@ -59,8 +59,9 @@ const YEARS: std::ops::RangeInclusive<u32> = 1900..=2099;
 /// The page labels `question` names, lower-cased, in the order named, each once:
 /// "47" for "page 47", "xii" for "page XII".
 pub fn labels_named(question: &str) -> Vec<String> {
-    let words: Vec<String> = question
-        .split_whitespace()
+    let originals: Vec<&str> = question.split_whitespace().collect();
+    let words: Vec<String> = originals
+        .iter()
         .map(|word| {
             word.trim_start_matches(['(', '[', '"', '«', '“', '\''])
                 .to_lowercase()
@@ -95,8 +96,7 @@ pub fn labels_named(question: &str) -> Vec<String> {
         }
         if let Some(candidate) = words.get(next) {
             // "page I" is English's "I" far more often than a roman one.
-            let original = question.split_whitespace().nth(next).unwrap_or_default();
-            if original != "I" {
+            if originals.get(next) != Some(&"I") {
                 add_if_label(candidate, &mut add);
             }
         }
