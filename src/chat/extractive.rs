@@ -312,7 +312,7 @@ fn lexical_scores<'a>(
     pages: &'a [RankedPage<'a>],
 ) -> Vec<Scored<'a>> {
     let question_sparse = sparse.embed_query(&with_statement_words(
-        &crate::search::query::expand_for_bm25(question),
+        &crate::search::query::expand_for_bm25(&super::asked::asked_part(question)),
     ));
     // Term rarity among the passages found: a term every passage has tells nothing.
     let total: usize = pages.iter().map(|p| p.page.candidates.len()).sum();

@@ -33,6 +33,10 @@ impl BoxRect {
         self.y + self.height / 2.0
     }
 
+    pub fn center_x(&self) -> f32 {
+        self.x + self.width / 2.0
+    }
+
     /// The smallest rectangle holding both.
     pub fn union(&self, other: &BoxRect) -> BoxRect {
         let x = self.x.min(other.x);

@@ -2,6 +2,7 @@
 //! citation for every claim, a streamed answer, and validation of what it cites.
 
 pub mod ask;
+pub mod asked;
 pub mod citations;
 pub mod extractive;
 pub mod layout;

@@ -453,22 +453,21 @@ fn headers_above(
             // Prose: the table started below it.
             return none;
         }
+        let reach = column_reach(values);
         let over = |value: &BoxRect| {
             row.iter()
                 .copied()
-                .filter(|&i| {
+                .filter(|&i| word_count(&fragments[i].text) <= 8)
+                .map(|i| {
                     let r = fragments[i].rect;
-                    r.x < value.right() + 2.0
-                        && r.right() > value.x - 2.0
-                        && word_count(&fragments[i].text) <= 8
+                    (i, r, (r.center_x() - value.center_x()).abs())
                 })
-                .min_by(|&a, &b| {
-                    let centre = |r: BoxRect| (r.x + r.right()) / 2.0;
-                    let target = (value.x + value.right()) / 2.0;
-                    (centre(fragments[a].rect) - target)
-                        .abs()
-                        .total_cmp(&(centre(fragments[b].rect) - target).abs())
+                .filter(|&(_, r, distance)| {
+                    let overlaps = r.x < value.right() + 2.0 && r.right() > value.x - 2.0;
+                    overlaps || distance <= reach
                 })
+                .min_by(|a, b| a.2.total_cmp(&b.2))
+                .map(|(i, _, _)| i)
         };
         let found: Vec<Option<usize>> = values.iter().map(over).collect();
         let matched = found.iter().flatten().count();
@@ -480,6 +479,23 @@ fn headers_above(
         }
     }
     none
+}
+
+/// How far a column's header may sit from its value's centre: half the narrowest
+/// spacing between the row's columns, since figures are set flush right under headers
+/// centred over their column and need not overlap them.
+fn column_reach(values: &[BoxRect]) -> f32 {
+    let mut centres: Vec<f32> = values.iter().map(BoxRect::center_x).collect();
+    centres.sort_by(f32::total_cmp);
+    let narrowest = centres
+        .windows(2)
+        .map(|pair| pair[1] - pair[0])
+        .fold(f32::MAX, f32::min);
+    if narrowest < f32::MAX {
+        narrowest / 2.0
+    } else {
+        values.first().map_or(0.0, |v| v.width.max(12.0))
+    }
 }
 
 /// Sentences of a flow of characters (`\u{1}` marks where a table row was taken out),
@@ -698,6 +714,41 @@ mod tests {
         assert!(candidates
             .iter()
             .all(|c| c.kind == PassageKind::Row || !c.text.contains("1,577")));
+    }
+
+    #[test]
+    fn narrow_figures_set_flush_right_take_the_header_centred_over_their_column() {
+        // Headers centred over 60-pt columns; "410" sits at the columns' right edge,
+        // under no header glyph.
+        let page = layout(&[
+            &[
+                (10.0, "(Millions)"),
+                (318.0, "2018"),
+                (378.0, "2017"),
+                (438.0, "2016"),
+            ],
+            &[
+                (10.0, "Net income"),
+                (300.0, "$ 5,363"),
+                (360.0, "$ 4,869"),
+                (420.0, "$ 5,058"),
+            ],
+            &[
+                (10.0, "Pension expense"),
+                (340.0, "410"),
+                (400.0, "334"),
+                (460.0, "250"),
+            ],
+        ]);
+        let rows: Vec<Candidate> = from_layout(&page)
+            .into_iter()
+            .filter(|c| c.kind == PassageKind::Row)
+            .collect();
+        assert_eq!(rows.len(), 2, "{rows:#?}");
+        assert_eq!(
+            rows[1].quote(&[]),
+            "Pension expense — 2018: 410; 2017: 334; 2016: 250"
+        );
     }
 
     #[test]

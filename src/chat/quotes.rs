@@ -70,7 +70,7 @@ impl Library {
                 .insert((page.doc_id, page.page, language.clone()), page);
         }
         let reads = QuestionLanguage::of_stemmer(&language);
-        let text = question.to_string();
+        let text = super::asked::asked_part(question);
         let model = Arc::clone(&dense);
         let question_dense =
             tokio::task::spawn_blocking(move || model.embed_question(&text, reads))

@@ -94,7 +94,11 @@ fn number(text: &str) -> Option<(f64, usize)> {
     {
         return None;
     }
-    let decimals = core.split_once('.').map(|(_, d)| d.len()).unwrap_or(0);
+    // "$1577.00" is given to the unit: trailing zeros are not a precision.
+    let decimals = core
+        .split_once('.')
+        .map(|(_, d)| d.trim_end_matches('0').len())
+        .unwrap_or(0);
     core.parse::<f64>().ok().map(|value| (value, decimals))
 }
 
@@ -105,9 +109,17 @@ fn numbers(text: &str) -> Vec<f64> {
         .collect()
 }
 
+/// Units a page may give a figure in below the gold's: the same, thousands of it,
+/// millions of it (a filing's "5,466,312" in thousands is the gold's "$5466.00" million).
+const UNIT_SCALES: [f64; 3] = [1.0, 1e-3, 1e-6];
+
 fn has_number(answer_numbers: &[f64], (value, decimals): (f64, usize)) -> bool {
     let tolerance = 0.5 * 10f64.powi(-(decimals as i32)) + 1e-9;
-    answer_numbers.iter().any(|a| (a - value).abs() < tolerance)
+    answer_numbers.iter().any(|a| {
+        UNIT_SCALES
+            .iter()
+            .any(|scale| (a * scale - value).abs() < tolerance)
+    })
 }
 
 fn normalise_text(text: &str) -> String {
@@ -382,6 +394,21 @@ mod tests {
         );
         assert!(!gold_found("18.2%", "Margin 18.29%"));
         assert!(gold_found("17.5", "a gap of 17.5 points"));
+    }
+
+    #[test]
+    fn a_figure_given_in_thousands_is_the_gold_in_millions() {
+        let answer = "Total current liabilities — 2017: 5,466,312; 2016: 4,586,657";
+        assert!(gold_found("$5466.00", answer));
+        assert!(gold_found(
+            "$8.70",
+            "Property, plant and equipment — net — 2018: $8,738"
+        ));
+        assert!(!gold_found("$5467.00", answer));
+        assert!(!gold_found(
+            "$8.80",
+            "Property, plant and equipment — net — 2018: $8,738"
+        ));
     }
 
     #[test]
