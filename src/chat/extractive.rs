@@ -2,7 +2,7 @@
 //! the pages found (sentences and table rows) that best answer the question, each with
 //! its page and where it is on the page.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use qdrant_edge::SparseVector;
 use serde::{Deserialize, Serialize};
@@ -54,6 +54,9 @@ pub struct PageCandidates {
     pub layout: Option<PageLayout>,
     pub candidates: Vec<Candidate>,
     sparse: Vec<SparseVector>,
+    /// The words its document's card names the organisation by (lowercase): once the
+    /// document is found they tell nothing about which of its passages answers.
+    pub organisation_words: Vec<String>,
 }
 
 impl PageCandidates {
@@ -84,6 +87,7 @@ impl PageCandidates {
             layout,
             candidates,
             sparse: sparse_vectors,
+            organisation_words: Vec::new(),
         })
     }
 }
@@ -202,6 +206,58 @@ fn with_statement_words(question: &str) -> String {
     text
 }
 
+/// What passages are matched against: the question's asking part (see
+/// [`super::asked`]) without the names of the found documents' organisations, which a
+/// filing's every page and a few of its rows ("Total MGM Resorts International
+/// stockholders' equity") carry.
+pub fn question_for_passages(question: &str, pages: &[RankedPage<'_>]) -> String {
+    let asked = super::asked::asked_part(question);
+    let names: HashSet<&str> = pages
+        .iter()
+        .flat_map(|p| p.page.organisation_words.iter().map(String::as_str))
+        .collect();
+    if names.is_empty() {
+        return asked;
+    }
+    let kept: Vec<&str> = asked
+        .split_whitespace()
+        .filter(|word| {
+            let core = word.trim_matches(|c: char| !c.is_alphanumeric());
+            let core = core
+                .strip_suffix("'s")
+                .or_else(|| core.strip_suffix("’s"))
+                .unwrap_or(core);
+            // Only a name as names are written: "the company" stays.
+            let written_as_name = core
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit());
+            !(written_as_name && names.contains(core.to_lowercase().as_str()))
+        })
+        .collect();
+    if kept.is_empty() {
+        asked
+    } else {
+        kept.join(" ")
+    }
+}
+
+/// The words of an organisation's name and aliases, lowercase, as
+/// [`PageCandidates::organisation_words`] holds them.
+pub fn organisation_words(card: &crate::card::DocumentCard) -> Vec<String> {
+    let mut words: Vec<String> = card
+        .organization
+        .iter()
+        .chain(&card.aliases)
+        .flat_map(|name| name.split(|c: char| !c.is_alphanumeric()))
+        .filter(|word| word.chars().count() >= 2)
+        .map(str::to_lowercase)
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    words
+}
+
 /// How well a passage carries the kind of thing asked, 0–1.
 fn carries(asks: &Asks, candidate: &Candidate) -> f32 {
     let text = candidate.match_text();
@@ -312,7 +368,7 @@ fn lexical_scores<'a>(
     pages: &'a [RankedPage<'a>],
 ) -> Vec<Scored<'a>> {
     let question_sparse = sparse.embed_query(&with_statement_words(
-        &crate::search::query::expand_for_bm25(&super::asked::asked_part(question)),
+        &crate::search::query::expand_for_bm25(&question_for_passages(question, pages)),
     ));
     // Term rarity among the passages found: a term every passage has tells nothing.
     let total: usize = pages.iter().map(|p| p.page.candidates.len()).sum();
@@ -558,6 +614,42 @@ mod tests {
             answer.checked.text.contains(NOTHING_ANSWERS),
             "{}",
             answer.checked.text
+        );
+    }
+
+    #[test]
+    fn the_found_documents_organisation_is_not_matched_against_their_passages() {
+        let sparse = SparseEmbedder::new("english").expect("bm25");
+        let mut balance_sheet = page(
+            57,
+            "December 31, 2018 2017\nAccounts payable $ 302,578 $ 255,028\nTotal MGM Resorts International stockholders' equity 6,512,283 7,577,061",
+            &sparse,
+        );
+        let card = crate::card::DocumentCard {
+            organization: Some("MGM Resorts International".to_string()),
+            aliases: vec!["MGM".to_string()],
+            ..Default::default()
+        };
+        balance_sheet.organisation_words = organisation_words(&card);
+        let pages = [RankedPage {
+            page: &balance_sheet,
+            rank: 1.0,
+        }];
+        let question = "Basing your judgments off of the balance sheet, what is the year end FY2018 amount of accounts payable for MGM Resorts? Answer in USD millions.";
+        assert_eq!(
+            question_for_passages(question, &pages),
+            "what is the year end FY2018 amount of accounts payable for"
+        );
+        let answer = answer(question, &sparse, &|_| None, &pages);
+        assert!(
+            answer.passages[0].quote.starts_with("Accounts payable"),
+            "{}",
+            answer.checked.text
+        );
+        // A common word the name shares is kept when it is not written as a name.
+        assert_eq!(
+            question_for_passages("How did the resorts do?", &pages),
+            "How did the resorts do?"
         );
     }
 

@@ -457,7 +457,7 @@ fn headers_above(
         let over = |value: &BoxRect| {
             row.iter()
                 .copied()
-                .filter(|&i| word_count(&fragments[i].text) <= 8)
+                .filter(|&i| is_header_text(&fragments[i].text))
                 .map(|i| {
                     let r = fragments[i].rect;
                     (i, r, (r.center_x() - value.center_x()).abs())
@@ -479,6 +479,15 @@ fn headers_above(
         }
     }
     none
+}
+
+/// A fragment that can head a column: a few words or a year, not a figure or a
+/// currency sign (a row of totals without a label is not the header of the rows under
+/// it).
+fn is_header_text(text: &str) -> bool {
+    word_count(text) <= 8
+        && text.chars().any(char::is_alphanumeric)
+        && (is_plain_year(text) || !is_value(text))
 }
 
 /// How far a column's header may sit from its value's centre: half the narrowest
@@ -732,6 +741,14 @@ mod tests {
                 (300.0, "$ 5,363"),
                 (360.0, "$ 4,869"),
                 (420.0, "$ 5,058"),
+            ],
+            &[
+                (285.0, "$"),
+                (300.0, "30,210"),
+                (345.0, "$"),
+                (360.0, "29,160"),
+                (405.0, "$"),
+                (420.0, "28,000"),
             ],
             &[
                 (10.0, "Pension expense"),

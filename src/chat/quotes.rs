@@ -69,13 +69,6 @@ impl Library {
                 .pages
                 .insert((page.doc_id, page.page, language.clone()), page);
         }
-        let reads = QuestionLanguage::of_stemmer(&language);
-        let text = super::asked::asked_part(question);
-        let model = Arc::clone(&dense);
-        let question_dense =
-            tokio::task::spawn_blocking(move || model.embed_question(&text, reads))
-                .await
-                .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))??;
         let ranks = page_ranks(search);
         let ranked: Vec<RankedPage<'_>> = pages
             .iter()
@@ -89,6 +82,13 @@ impl Library {
                     })
             })
             .collect();
+        let reads = QuestionLanguage::of_stemmer(&language);
+        let text = extractive::question_for_passages(question, &ranked);
+        let model = Arc::clone(&dense);
+        let question_dense =
+            tokio::task::spawn_blocking(move || model.embed_question(&text, reads))
+                .await
+                .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))??;
         // Only the passages best by words are compared by meaning: embedding every
         // passage of ten pages would take seconds.
         let wanted: Vec<String> = extractive::shortlist(question, &sparse, &ranked)
@@ -150,9 +150,13 @@ impl Library {
         let pdfium = self.assets()?.pdfium_library.clone();
         let mut layouts: HashMap<(i64, u32), PageLayout> = HashMap::new();
         let mut names: HashMap<i64, String> = HashMap::new();
+        let mut organisations: HashMap<i64, Vec<String>> = HashMap::new();
         for (doc, numbers) in &by_document {
             let document = self.catalog().resolve(&doc.to_string()).await?;
             names.insert(*doc, document_name(&document.file_name).to_string());
+            if let Some(card) = &document.card {
+                organisations.insert(*doc, extractive::organisation_words(card));
+            }
             let path = PathBuf::from(&document.path);
             if !path.is_file() {
                 continue;
@@ -193,7 +197,14 @@ impl Library {
         })
         .await
         .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))??;
-        Ok(built)
+        Ok(built
+            .into_iter()
+            .map(|mut page| {
+                page.organisation_words =
+                    organisations.get(&page.doc_id).cloned().unwrap_or_default();
+                page
+            })
+            .collect())
     }
 }
 
