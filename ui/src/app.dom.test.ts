@@ -121,6 +121,8 @@ describe('the app on the demo backend', () => {
     await until(() => tree.querySelectorAll('[role="treeitem"]').length > 1, 'tree rows');
     const root = tree.querySelector<HTMLElement>('[role="treeitem"]')!;
     expect(root.getAttribute('aria-expanded')).toBe('true');
+    // The root reads as its document (the card's title), not as its summary's first sentence.
+    expect(root.querySelector('.node-title')?.textContent).toBe('The Boeing Company Annual Report on Form 10-K for 2022');
     const before = tree.querySelectorAll('[role="treeitem"]').length;
     click([...view('tree').querySelectorAll('button')].find((b) => b.textContent === 'Expand all'));
     const after = tree.querySelectorAll('[role="treeitem"]').length;
