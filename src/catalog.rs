@@ -121,6 +121,16 @@ pub struct DocumentRecord {
     pub updated_at: String,
 }
 
+/// The number printed on a page of a document (its PDF page label, see
+/// [`PageText::label`]), for a reader who pages through it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct PageLabel {
+    /// The PDF page, 1-based.
+    pub page: u32,
+    pub label: String,
+}
+
 #[derive(Clone)]
 pub struct Catalog {
     pool: SqlitePool,
@@ -661,6 +671,25 @@ impl Catalog {
         self.page_column(pages, PageColumn::Label).await
     }
 
+    /// Every printed label of the document `doc_id`, in page order; pages without one
+    /// are left out, so a PDF without labels has none.
+    pub async fn document_page_labels(&self, doc_id: i64) -> Result<Vec<PageLabel>, CatalogError> {
+        let rows = sqlx::query(
+            "SELECT page_number, label FROM pages \
+             WHERE document_id = ? AND label IS NOT NULL ORDER BY page_number",
+        )
+        .bind(doc_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|row| PageLabel {
+                page: row.get::<i64, _>(0) as u32,
+                label: row.get(1),
+            })
+            .collect())
+    }
+
     /// One text column of many pages in a few queries; a page whose value is NULL, or
     /// that has no row, is left out.
     async fn page_column(
@@ -994,6 +1023,20 @@ mod tests {
         assert_eq!(labels.len(), 2, "no label, no entry: {labels:?}");
         assert_eq!(labels.get(&(labelled.id, 1)).map(String::as_str), Some("i"));
         assert_eq!(labels.get(&(labelled.id, 4)).map(String::as_str), Some("2"));
+        let every = catalog
+            .document_page_labels(labelled.id)
+            .await
+            .expect("labels");
+        let read: Vec<(u32, &str)> = every.iter().map(|l| (l.page, l.label.as_str())).collect();
+        assert_eq!(
+            read,
+            vec![(1, "i"), (2, "ii"), (3, "1"), (4, "2"), (5, "3")]
+        );
+        assert!(catalog
+            .document_page_labels(plain.id)
+            .await
+            .expect("labels")
+            .is_empty());
     }
 
     #[tokio::test]

@@ -101,6 +101,58 @@ async fn a_question_naming_a_page_finds_the_page_printed_with_that_number() {
     }
 }
 
+/// The pages, in page order, of a flat top-`k` search of `question` over `name`.
+async fn found_pages(library: &Library, name: &str, question: &str, k: usize) -> Vec<u32> {
+    let settings = SearchSettings {
+        documents: Some(vec![document_id(library, name).await]),
+        ..SearchSettings::default()
+    };
+    let result = library
+        .search(question, &Strategy::Flat { k }, &settings)
+        .await
+        .expect("search");
+    let mut pages: Vec<u32> = result.context.pages.iter().map(|p| p.page).collect();
+    pages.sort_unstable();
+    pages
+}
+
+#[tokio::test]
+async fn a_range_of_pages_in_a_question_finds_every_page_printed_in_it() {
+    let (_dir, library) = temp_library().await;
+    ingest_fixture(&library, "page-labels.pdf").await;
+    ingest_fixture(&library, "multipage.pdf").await;
+    // Each question also names a word of a page outside its range, which the range's
+    // pages must still come before.
+    for (name, question, pages) in [
+        (
+            "page-labels",
+            "Besides marmalade, what is said between page 1 and 3?",
+            vec![3, 4, 5],
+        ),
+        (
+            "page-labels",
+            "Además de la mermelada (marmalade), ¿qué dicen las páginas 2 a 4?",
+            vec![4, 5, 6],
+        ),
+        (
+            "page-labels",
+            "Кроме marmalade, что на страницах с 1 по 2?",
+            vec![3, 4],
+        ),
+        (
+            "multipage",
+            "Besides chlorophyll, what do pages 3-5 say?",
+            vec![3, 4, 5],
+        ),
+    ] {
+        assert_eq!(
+            found_pages(&library, name, question, pages.len()).await,
+            pages,
+            "{question}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn every_strategy_ranks_the_named_page_first_within_a_budget() {
     let (_dir, library) = temp_library().await;

@@ -42,6 +42,7 @@ mod tests {
             card::CardSource,
             card::DocumentCard,
             catalog::DocumentRecord,
+            catalog::PageLabel,
             pagetree::tree::Node,
             crate::commands::library::DocumentTree,
             search::Strategy,

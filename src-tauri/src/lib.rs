@@ -159,6 +159,7 @@ pub fn run() -> tauri::Result<()> {
             commands::library::correct_card,
             commands::library::page_image,
             commands::library::page_text,
+            commands::library::page_labels,
             commands::search::search,
             commands::search::compare,
             commands::search::trace_outline,

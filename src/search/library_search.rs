@@ -5,7 +5,8 @@ use std::time::Instant;
 
 use super::balance::DenseBalance;
 use super::context::{self, Context};
-use super::named_pages;
+use super::named_page_boosts::named_page_boosts;
+use super::named_pages::{self, PageReference};
 use super::page_boosts::PageBoosts;
 use super::page_order;
 use super::state::SearchState;
@@ -270,14 +271,14 @@ impl Library {
             page_boosts = PageBoosts::for_statements(&pages, &statements);
         }
         let pages_named = if settings.query_analysis {
-            named_pages::labels_named(question)
+            named_pages::page_references(question)
         } else {
             Vec::new()
         };
-        for label in &pages_named {
-            let pages = self.catalog().pages_named(&doc_ids, label).await?;
-            let boost = named_pages::named_page_boost(settings.fusion);
-            page_boosts = page_boosts.with(&PageBoosts::for_pages(&pages, boost));
+        if !pages_named.is_empty() {
+            let named =
+                named_page_boosts(self.catalog(), &doc_ids, &pages_named, settings.fusion).await?;
+            page_boosts = page_boosts.with(&named);
         }
         if !page_boosts.is_empty() {
             run = run.with_page_boosts(page_boosts);
@@ -374,15 +375,19 @@ fn statements_note(statements: &[FinancialStatement]) -> String {
 }
 
 /// What the trace says of the pages a question names by number (nothing when none).
-fn named_pages_note(labels: &[String]) -> String {
-    match labels {
+fn named_pages_note(named: &[PageReference]) -> String {
+    match named {
         [] => String::new(),
-        [label] => format!(
+        [PageReference::Page(label)] => format!(
             "; names page {label}: the page printed with that number (else the PDF page) is ranked up"
         ),
-        labels => format!(
+        named => format!(
             "; names pages {}: the pages printed with those numbers (else the PDF pages) are ranked up",
-            labels.join(", ")
+            named
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }

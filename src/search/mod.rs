@@ -6,6 +6,7 @@ pub mod bounds;
 pub mod context;
 pub mod knee;
 mod library_search;
+mod named_page_boosts;
 pub mod named_pages;
 pub mod node_cache;
 pub mod outline;

@@ -307,7 +307,8 @@ describe('DemoBackend', () => {
     expect(pieces.join('')).toBe(outcome.answer.text);
     expect(outcome.answer.text).toContain('$66.6 billion');
     expect(findCitations(outcome.answer.text).length).toBeGreaterThan(0);
-    expect(outcome.answer.citations[0]).toEqual({ document: 'BOEING_2022_10K', page: 34, page_label: null });
+    // The number printed on the page comes with it from the context, as in the engine.
+    expect(outcome.answer.citations[0]).toEqual({ document: 'BOEING_2022_10K', page: 34, page_label: '31' });
     expect(outcome.model).toBe('demo-model');
     const followUp = await demo.invoke('ask', {
       question: 'And deliveries?',

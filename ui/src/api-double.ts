@@ -31,6 +31,7 @@ import type {
   LocalModelStatus,
   Node,
   OutlineDocument,
+  PageLabel,
   RunRecord,
   ScoredNode,
   SearchResult,
@@ -43,10 +44,10 @@ import type {
   Unlisten,
 } from './api';
 import { ANSWER_DEADLINE, DEFAULT_SECTION_SCORING, defaultFusion, defaultStrategies } from './api';
-import { findCitations } from './citations';
+import { findCitations, sameDocument } from './citations';
 import { DENSE_MODELS } from './model-choice';
 import { analyseDemoQuestion, correctDemoCardAll } from './demo-cards';
-import { DEMO_DOCUMENTS, demoIngestedDocument, demoPageText, demoShelf, type DemoDocument } from './demo-content';
+import { DEMO_DOCUMENTS, demoIngestedDocument, demoPageLabel, demoPageText, demoShelf, type DemoDocument } from './demo-content';
 import { bestSentence, contentWords } from './highlight';
 
 // ---------------------------------------------------------------------------------------
@@ -480,6 +481,16 @@ export class DemoBackend implements Transport {
       const doc = this.byId(docId);
       this.checkPage(doc, page);
       return demoPageText(doc.content, page);
+    },
+    page_labels: async ({ docId }) => {
+      await this.wait(20);
+      const doc = this.byId(docId);
+      const labels: PageLabel[] = [];
+      for (let page = 1; page <= doc.content.pages; page++) {
+        const label = demoPageLabel(doc.content, page);
+        if (label !== null) labels.push({ page, label });
+      }
+      return labels;
     },
     search: async ({ question, strategy, settings }) => {
       await this.wait(180);
@@ -1068,6 +1079,10 @@ export class DemoBackend implements Transport {
       const text = doc ? demoPageText(doc.content, page) : '';
       return Math.ceil(text.split(/\s+/).filter(Boolean).length * 1.33) + 8;
     };
+    const pageLabelOf = (docId: number, page: number) => {
+      const doc = this.docs.find((d) => d.record.id === docId);
+      return doc ? demoPageLabel(doc.content, page) : null;
+    };
     const pagesOf = (nodes: SelectedNode[]) => {
       const pages: ContextPage[] = [];
       const seen = new Set<string>();
@@ -1076,7 +1091,7 @@ export class DemoBackend implements Transport {
           const key = `${n.doc_id}:${p}`;
           if (seen.has(key)) continue;
           seen.add(key);
-          pages.push({ doc_id: n.doc_id, file_name: n.file_name, page: p, page_label: null, tokens: pageTokens(n.doc_id, p) });
+          pages.push({ doc_id: n.doc_id, file_name: n.file_name, page: p, page_label: pageLabelOf(n.doc_id, p), tokens: pageTokens(n.doc_id, p) });
         }
       }
       return pages;
@@ -1174,9 +1189,13 @@ export class DemoBackend implements Transport {
       this.emit('ask://token', { request_id: args.requestId, piece });
     }
     const citations = findCitations(text).flatMap((s) => s.citations);
-    const unique = citations.filter(
-      (c, i) => citations.findIndex((d) => d.document === c.document && d.page === c.page) === i,
-    );
+    // Each cited page carries the number printed on it, as the engine fills it from the context.
+    const unique = citations
+      .filter((c, i) => citations.findIndex((d) => d.document === c.document && d.page === c.page) === i)
+      .map((c) => {
+        const page = search.context.pages.find((p) => p.page === c.page && sameDocument(p.file_name, c.document));
+        return { ...c, page_label: page?.page_label ?? null };
+      });
     if (model !== null && unique.length === 0) notes.push('the answer cites no page of the context: treat it with care');
     const answer = { text, citations: unique, removed: [], uncited: unique.length === 0 };
     const total = performance.now() - started;
@@ -1279,7 +1298,7 @@ export class DemoBackend implements Transport {
     run.created_at = '2026-11-29T10:05:02Z';
     run.answer = {
       text: 'Total revenues were $66.6 billion in 2022, up 7% from 2021 [BOEING_2022_10K p.34].',
-      citations: [{ document: 'BOEING_2022_10K', page: 34, page_label: null }],
+      citations: [{ document: 'BOEING_2022_10K', page: 34, page_label: '31' }],
       removed: [],
       uncited: false,
       model: 'demo-model',

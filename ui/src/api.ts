@@ -38,6 +38,7 @@ import type {
   LocalModelStatus,
   LocalServer,
   OutlineDocument,
+  PageLabel,
   RunRecord,
   SearchResult,
   SearchSettings,
@@ -76,6 +77,7 @@ export interface Commands {
   correct_card: { args: { document: string; assignments: string[] }; result: DocumentRecord };
   page_image: { args: { docId: number; page: number; width: number }; result: string };
   page_text: { args: { docId: number; page: number }; result: string };
+  page_labels: { args: { docId: number }; result: PageLabel[] };
   search: {
     args: { question: string; strategy: Strategy; settings: SearchSettings };
     result: SearchResult;
@@ -238,6 +240,8 @@ export const api = {
   correctCard: (document: string, assignments: string[]) => call('correct_card', { document, assignments }),
   pageImage,
   pageText: (docId: number, page: number) => call('page_text', { docId, page }),
+  /** Every printed page label of a document, in page order (none for a PDF without). */
+  pageLabels: (docId: number) => call('page_labels', { docId }),
   search: (question: string, strategy: Strategy, settings: SearchSettings) =>
     call('search', { question, strategy, settings }),
   compare: (question: string, strategies: Strategy[], settings: SearchSettings) =>

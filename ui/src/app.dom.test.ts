@@ -121,6 +121,8 @@ describe('the app on the demo backend', () => {
     await until(() => tree.querySelectorAll('[role="treeitem"]').length > 1, 'tree rows');
     const root = tree.querySelector<HTMLElement>('[role="treeitem"]')!;
     expect(root.getAttribute('aria-expanded')).toBe('true');
+    // The root reads as its document (the card's title), not as its summary's first sentence.
+    expect(root.querySelector('.node-title')?.textContent).toBe('The Boeing Company Annual Report on Form 10-K for 2022');
     const before = tree.querySelectorAll('[role="treeitem"]').length;
     click([...view('tree').querySelectorAll('button')].find((b) => b.textContent === 'Expand all'));
     const after = tree.querySelectorAll('[role="treeitem"]').length;
@@ -201,7 +203,7 @@ describe('the app on the demo backend', () => {
     expect(banner?.textContent).toMatch(/organisation The Boeing Company; year 2022/);
     expect(banner?.textContent).toMatch(/searched the 1 document\(s\) of The Boeing Company/);
     expect(banner?.textContent).toMatch(/searched only BOEING_2022_10K/);
-    expect(knee.querySelector('.page-chip')?.textContent).toMatch(/^(BOEING_2022_10K|3M_2018_10K) p\.\d+$/);
+    expect(knee.querySelector('.page-chip')?.textContent).toMatch(/^(BOEING_2022_10K p\. \d+ · PDF page \d+|3M_2018_10K p\.\d+)$/);
 
     // The trace: knee's path in Boeing's tree, flat overlaid, the curve of the step beside.
     const trace = await until(
@@ -308,7 +310,7 @@ describe('the app on the demo backend', () => {
     }
     const [md, svgFile] = await Promise.all(saved.map((b) => b.text()));
     expect(md).toContain('| strategy | pages | context tokens | latency ms | found the answer |');
-    expect(md).toMatch(/\| knee \| .*BOEING_2022_10K p\.34.* \| yes/);
+    expect(md).toMatch(/\| knee \| .*BOEING_2022_10K p\. 31 · PDF page 34.* \| yes/);
     expect(svgFile).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(svgFile).toContain('BOEING_2022_10K');
   });
@@ -320,14 +322,15 @@ describe('the app on the demo backend', () => {
     q.value = 'What were Boeing’s total revenues in 2022?';
     click(view('ask').querySelector('[data-testid="ask-send"]'));
     const link = await until(() => view('ask').querySelector<HTMLButtonElement>('button.cite'), 'a citation link');
-    expect(link.textContent).toBe('BOEING_2022_10K p.34');
+    // The demo's Boeing filing prints 31 on its PDF page 34.
+    expect(link.textContent).toBe('BOEING_2022_10K p. 31 · PDF page 34');
     expect(view('ask').querySelector('[data-testid="answer"]')?.getAttribute('aria-busy')).toBe('false');
     expect(view('ask').querySelector('.timing')?.textContent).toMatch(/first token/);
     const opened = sent.length;
     click(link);
     const mark = await until(() => document.querySelector('[data-testid="page-viewer"] mark.cited'), 'the marked passage');
     expect(mark.textContent).toBe('Total revenues were $66.6 billion in 2022, up 7% from 2021.');
-    expect(document.querySelector('#viewer-title')?.textContent).toMatch(/BOEING_2022_10K p\.34/);
+    expect(document.querySelector('#viewer-title')?.textContent).toBe('BOEING_2022_10K p. 31 · PDF page 34 of 120');
     // The pages around it are drawn ahead, so that Prev and Next show one at once.
     const drawn = () =>
       sent
@@ -337,7 +340,7 @@ describe('the app on the demo backend', () => {
     await until(() => drawn().includes(35) && drawn().includes(33), 'the neighbours drawn ahead');
     const asked = drawn().length;
     click(document.querySelector('[aria-label="Next page"]'));
-    await until(() => /p\.35/.test(document.querySelector('#viewer-title')?.textContent ?? ''), 'the next page');
+    await until(() => /p\. 32 · PDF page 35 of/.test(document.querySelector('#viewer-title')?.textContent ?? ''), 'the next page');
     await until(() => drawn().includes(36), 'the page after it drawn ahead');
     // Page 35 itself came from what was drawn ahead: asked once, not again.
     expect(drawn().filter((p) => p === 35).length).toBe(1);

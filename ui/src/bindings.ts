@@ -70,6 +70,16 @@ card: DocumentCard | null,
 language: string | null, added_at: string, updated_at: string, };
 
 /**
+ * The number printed on a page of a document (its PDF page label, see
+ * [`PageText::label`]), for a reader who pages through it.
+ */
+export type PageLabel = { 
+/**
+ * The PDF page, 1-based.
+ */
+page: number, label: string, };
+
+/**
  * One node of a document tree, exactly as it is stored as a point's payload.
  */
 export type Node = { id: number, doc_id: number, file_name: string, parent_id: number, child_ids: Array<number>, 

@@ -23,6 +23,9 @@ export interface DemoDocument {
   warnings: string | null;
   /** What the card reader would have made of it. */
   card: DocumentCard | null;
+  /** Its first pages, printed with roman numerals (i, ii, …) before page 1 is printed on
+   * the next; 0 for a PDF without page labels. */
+  frontMatter: number;
 }
 
 function card(fields: Partial<DocumentCard>): DocumentCard {
@@ -33,6 +36,7 @@ export const DEMO_DOCUMENTS: DemoDocument[] = [
   {
     name: 'BOEING_2022_10K',
     pages: 120,
+    frontMatter: 3,
     warnings: null,
     card: card({
       title: 'The Boeing Company Annual Report on Form 10-K for 2022',
@@ -73,6 +77,7 @@ export const DEMO_DOCUMENTS: DemoDocument[] = [
   {
     name: '3M_2018_10K',
     pages: 40,
+    frontMatter: 0,
     // The cover's year is on a page without text: the reader guessed it from the body.
     card: card({
       organization: '3M Company',
@@ -132,11 +137,35 @@ export function demoPageText(doc: DemoDocument, page: number): string {
   return lines.join(' ');
 }
 
+const ROMAN_DIGITS: readonly [number, string][] = [
+  [10, 'x'],
+  [9, 'ix'],
+  [5, 'v'],
+  [4, 'iv'],
+  [1, 'i'],
+];
+
+/** The number printed on a page (its PDF page label), or null in a PDF without labels. */
+export function demoPageLabel(doc: DemoDocument, page: number): string | null {
+  if (doc.frontMatter === 0) return null;
+  if (page > doc.frontMatter) return String(page - doc.frontMatter);
+  let rest = page;
+  let roman = '';
+  for (const [value, digits] of ROMAN_DIGITS) {
+    while (rest >= value) {
+      roman += digits;
+      rest -= value;
+    }
+  }
+  return roman;
+}
+
 /** Text for a document the demo "ingests": a few generic pages. */
 export function demoIngestedDocument(name: string, pages: number): DemoDocument {
   return {
     name,
     pages,
+    frontMatter: 0,
     warnings: null,
     // Generic pages say nothing about who wrote them: a card with a guess only.
     card: card({ title: name.replace(/_/g, ' '), kind: 'other', unsure: ['kind'] }),

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Citation } from './api';
 import { citationLabel, withLabel } from './citations';
 import { pageLabel } from './format';
-import { pageInWords } from './page-labels';
+import { labelBeside, labelsByPage, pageInWords } from './page-labels';
 
 const cite = (document: string, page: number, page_label: string | null = null): Citation => ({
   document,
@@ -23,6 +23,23 @@ describe('page labels', () => {
     expect(pageInWords(52, undefined)).toBe('p.52');
     expect(pageInWords(52, '')).toBe('p.52');
     expect(pageInWords(52, '52')).toBe('p.52');
+  });
+
+  it('shows a label beside the PDF page by the one rule of the engine', () => {
+    expect(labelBeside('iv', 5)).toBe('iv');
+    expect(labelBeside('5', 5)).toBeNull();
+    expect(labelBeside('', 5)).toBeNull();
+    expect(labelBeside(null, 5)).toBeNull();
+  });
+
+  it("reads a document's labels by PDF page", () => {
+    const labels = labelsByPage([
+      { page: 1, label: 'i' },
+      { page: 3, label: '1' },
+    ]);
+    expect(labels.get(1)).toBe('i');
+    expect(labels.get(2)).toBeUndefined();
+    expect(labels.get(3)).toBe('1');
   });
 
   it('labels citation chips and page chips', () => {

@@ -14,6 +14,7 @@ import {
   nodeTitle,
   cutAtWord,
   descriptionUnderTitle,
+  rootTitled,
   ZOOM_LEVELS,
   zoomStep,
 } from './tree-model';
@@ -245,6 +246,17 @@ describe('cutAtWord', () => {
     expect(cutAtWord('a  short\ttext', 20)).toBe('a short text');
     expect(cutAtWord('alpha beta, gamma delta', 12)).toBe('alpha beta…');
     expect(cutAtWord('supercalifragilistic', 5)).toBe('super…');
+  });
+});
+
+describe('rootTitled', () => {
+  it('names the root by its document unless the engine gave it a title', () => {
+    const root = { description: 'This part of the manual explains the crate. More.', title: null };
+    const named = rootTitled(root, 'Pump installation manual');
+    expect(nodeTitle(named)).toBe('Pump installation manual');
+    expect(descriptionUnderTitle(named)).toBe('This part of the manual explains the crate. More.');
+    expect(nodeTitle(rootTitled({ ...root, title: 'Annual report' }, 'Pump installation manual'))).toBe('Annual report');
+    expect(nodeTitle(rootTitled({ ...root, title: ' ' }, 'manual'))).toBe('manual');
   });
 });
 

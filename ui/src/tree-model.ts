@@ -213,6 +213,15 @@ export function nodeTitle(node: Titled, max = TITLE_CHARS): string {
 }
 
 /**
+ * The root as the document it stands for: titled `documentTitle` (the card's title, else
+ * the document's name) when the engine gave it no title of its own, so that the tree
+ * does not open on the first sentence of the whole document's summary.
+ */
+export function rootTitled<T extends Titled>(root: T, documentTitle: string): T {
+  return root.title?.trim() ? root : { ...root, title: documentTitle };
+}
+
+/**
  * The description shown under the title: none when the title already is the whole of it,
  * else the description (the title came from its start, so the reader sees the rest).
  */

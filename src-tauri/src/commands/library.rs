@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use base64::Engine as _;
-use pagetree::catalog::DocumentRecord;
+use pagetree::catalog::{DocumentRecord, PageLabel};
 use pagetree::tree::Node;
 use serde::Serialize;
 use tauri::{AppHandle, Manager, State};
@@ -145,4 +145,12 @@ pub async fn page_text(
                 "page {page} of document {doc_id} is not in the library"
             ))
         })
+}
+
+/// Every printed page label of a document, so the viewer names each page it turns to
+/// as the book prints it; empty for a PDF without labels.
+#[tauri::command]
+pub async fn page_labels(state: State<'_, AppState>, doc_id: i64) -> CommandResult<Vec<PageLabel>> {
+    let library = state.library()?.read().await;
+    Ok(library.catalog().document_page_labels(doc_id).await?)
 }

@@ -15,6 +15,7 @@ import {
   nextFocus,
   nodeTitle,
   pageRange,
+  rootTitled,
   splitKeywords,
   visibleRows,
   zoomStep,
@@ -158,7 +159,8 @@ function rowElement(row: Row): HTMLLIElement {
   if (!el && loaded) {
     const isLeaf = !row.hasChildren;
     const isRoot = loaded.tree.roots.includes(node.id);
-    const rest = descriptionUnderTitle(node);
+    const named = isRoot ? rootTitled(node, loaded.doc.card?.title?.trim() || stem(loaded.doc.name)) : node;
+    const rest = descriptionUnderTitle(named);
     const thumb = isLeaf
       ? h(
           'button',
@@ -203,7 +205,7 @@ function rowElement(row: Row): HTMLLIElement {
           h(
             'div',
             { class: 'node-head' },
-            h('span', { class: 'node-title' }, nodeTitle(node) || `${isRoot ? 'Document' : 'Pages'} ${pageRange(node)}`),
+            h('span', { class: 'node-title' }, nodeTitle(named) || `Pages ${pageRange(node)}`),
             h('span', { class: 'node-pages' }, pageRange(node)),
             h('span', { class: 'hl-mark' }, 'selected by the strategy'),
           ),

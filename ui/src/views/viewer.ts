@@ -8,7 +8,7 @@ import { state, setDocuments } from '../app';
 import { h, replace } from '../dom';
 import { documentFor, stem } from '../format';
 import { bestSentence, markRange } from '../highlight';
-import { pageInWords } from '../page-labels';
+import { labelsByPage, pageInWords } from '../page-labels';
 import { boxStyles, rowLabelRange } from '../passages';
 import { closeDialog, openDialog } from './dialogs';
 
@@ -23,8 +23,8 @@ export interface PageTarget {
   pageCount?: number | null;
   /** The quoted passage with its place on the page, when the answer gave one. */
   passage?: Passage;
-  /** The number printed on `page` as opened (its PDF page label), when known; Prev and
-   * Next leave it for pages whose own number is not known here. */
+  /** The number printed on `page` as opened (its PDF page label), when a citation says
+   * it: it names that page until the document's own labels are read. */
   label?: string | null;
 }
 
@@ -37,6 +37,9 @@ let opener: HTMLElement | null = null;
 let token = 0;
 /** The page the viewer was opened on, the one its target's `label` is printed on. */
 let labelledPage = 0;
+/** The printed labels of every page of the document shown, once read, so that Prev and
+ * Next name each page as the citation named the first. */
+let documentLabels: { docId: number; byPage: Map<number, string> } | null = null;
 
 const els = {
   title: h('h2', { id: 'viewer-title', class: 'viewer-title' }),
@@ -88,9 +91,46 @@ function step(delta: number): void {
   void show({ ...current, page });
 }
 
+/** Reads the printed labels of `docId`'s pages and names the page shown by them. */
+function loadLabels(docId: number): void {
+  // Read again on every opening (a document may have been added again since).
+  if (documentLabels?.docId !== docId) documentLabels = null;
+  api
+    .pageLabels(docId)
+    .then((labels) => {
+      if (current?.docId !== docId) return;
+      documentLabels = { docId, byPage: labelsByPage(labels) };
+      showTitle(current);
+    })
+    .catch(() => {
+      // Without them the title keeps the PDF page, and the citation's label on its page.
+    });
+}
+
+/** The number printed on the target's page: the document's label, else the citation's. */
+function labelOf(target: PageTarget): string | null {
+  if (documentLabels?.docId === target.docId) return documentLabels.byPage.get(target.page) ?? null;
+  return target.page === labelledPage ? (target.label ?? null) : null;
+}
+
+/** The target's document name and page count, from the target or the library list. */
+function documentOf(target: PageTarget): { name: string; pages: number | null } {
+  const doc = state.documents.find((d) => d.id === target.docId);
+  return {
+    name: target.name ?? (doc ? doc.name : `document ${target.docId}`),
+    pages: target.pageCount ?? doc?.page_count ?? null,
+  };
+}
+
+function showTitle(target: PageTarget): void {
+  const { name, pages } = documentOf(target);
+  els.title.textContent = `${stem(name)} ${pageInWords(target.page, labelOf(target))}${pages ? ` of ${pages}` : ''}`;
+}
+
 /** Opens the viewer on a page. */
 export function openPage(target: PageTarget): void {
   labelledPage = target.page;
+  loadLabels(target.docId);
   const d = ensureDialog();
   rememberOpener(d);
   openDialog(d);
@@ -150,11 +190,8 @@ function preloadNeighbours(docId: number, page: number, pages: number | null): v
 async function show(target: PageTarget): Promise<void> {
   current = target;
   const mine = ++token;
-  const doc = state.documents.find((d) => d.id === target.docId);
-  const name = target.name ?? (doc ? doc.name : `document ${target.docId}`);
-  const pages = target.pageCount ?? doc?.page_count ?? null;
-  const label = target.page === labelledPage ? target.label : null;
-  els.title.textContent = `${stem(name)} ${pageInWords(target.page, label)}${pages ? ` of ${pages}` : ''}`;
+  const { name, pages } = documentOf(target);
+  showTitle(target);
   els.prev.disabled = target.page <= 1;
   els.next.disabled = pages !== null && target.page >= pages;
   els.quote.textContent = target.quote ? `Cited for: “${target.quote}”` : '';
