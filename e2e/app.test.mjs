@@ -718,6 +718,66 @@ e2eTest('a folder of filings joins the library, which filters and sorts them', a
   assert.equal(basename(folder).startsWith('pagetree-e2e-folder-'), true);
 });
 
+const REVENUE_QUESTION = "What was the company's total revenue in fiscal 2023?";
+
+/** The quotes of an extractive answer, in order: its `- "quote" [DOC p.N]` lines. */
+const quotesOf = (text) => [...text.matchAll(/^- "(.*)" \[(\S+) (.+)\]$/gm)].map((m) => ({ quote: m[1], document: m[2], page: m[3] }));
+
+e2eTest('without a model, a revenue question quotes the net sales row with its headers, boxed on the page', async () => {
+  // No model since "without a model, …" cleared it: the answer is the extractive one.
+  await go('settings');
+  const url = await browser.$('#set-llm-url');
+  const model = await browser.$('#set-llm-model');
+  if ((await url.getValue()) !== '' || (await model.getValue()) !== '') {
+    await url.clearValue();
+    await model.clearValue();
+    await saveSettings();
+  }
+  await go('ask');
+  await (await browser.$('button=New conversation')).click();
+  const answer = await ask(REVENUE_QUESTION);
+  const text = await browser.execute((el) => el.querySelector('.answer-text')?.textContent ?? '', answer);
+  assert.match(text, /^No language model is configured/);
+  const quotes = quotesOf(text);
+  assert.ok(quotes.length > 0, `the answer quotes no passage:\n${text}`);
+  // The first quote is Amcor's fiscal 2023 net sales, the figure with its column
+  // headers (the year or "$ million", or the row's "Total:"), not a bare number.
+  const [first] = quotes;
+  assert.equal(first.document, 'AMCOR_2023Q4_EARNINGS', `the first quote is not Amcor's earnings release:\n${text}`);
+  assert.match(first.quote, /net sales|revenue/i, `the first quote is not a revenue line:\n${text}`);
+  assert.match(first.quote, /14,694/, `the first quote does not give the fiscal 2023 figure:\n${text}`);
+  assert.match(first.quote, /2023|\$ million|Total:/, `the first quote has no column header:\n${text}`);
+  await browser.execute((el) => el.scrollIntoView({ block: 'start' }), answer);
+  await shot('21-ask-revenue-answer.png');
+
+  const citation = await answer.$('[data-testid="citation"]');
+  assert.equal(await citation.getText(), `${first.document} ${first.page}`);
+  await openPage(citation);
+  // From the DOM: WebKitWebDriver reads no text out of an open modal dialog.
+  const viewerText = await browser.execute(() => document.querySelector('[data-testid="page-viewer"]')?.textContent ?? '');
+  assert.match(viewerText, /AMCOR_2023Q4_EARNINGS p\. ?\d+/);
+  // The passage's boxes are drawn over the page image, inside it and not empty.
+  await browser.waitUntil(async () => (await count('[data-testid="page-viewer"] [data-testid="passage-box"]')) > 0, {
+    timeout: 10_000,
+    timeoutMsg: 'no box of the passage is drawn on the page',
+  });
+  const boxes = await browser.execute(() => {
+    const img = document.querySelector('[data-testid="page-viewer"] .page-figure img');
+    const page = img?.getBoundingClientRect();
+    return [...document.querySelectorAll('[data-testid="page-viewer"] [data-testid="passage-box"]')].map((box) => {
+      const r = box.getBoundingClientRect();
+      const inside = page !== undefined && r.left >= page.left - 1 && r.right <= page.right + 1 && r.top >= page.top - 1 && r.bottom <= page.bottom + 1;
+      return { width: r.width, height: r.height, inside };
+    });
+  });
+  assert.ok(boxes.length >= 1, 'no box of the passage is drawn');
+  for (const box of boxes) {
+    assert.ok(box.width > 2 && box.height > 2 && box.inside, `a box is empty or off the page: ${JSON.stringify(box)}`);
+  }
+  await shot('22-revenue-passage-boxed.png');
+  await closeViewer();
+});
+
 /** Whether process `pid` still runs (a zombie waiting for its parent to read it has ended). */
 function running(pid) {
   if (!existsSync(`/proc/${pid}`)) return false;
