@@ -3,6 +3,8 @@
 //! "If gross margin is not a useful metric …, then state that and explain why") whose
 //! words ("provided", "information", "shown") match passages that answer nothing.
 
+use unicode_segmentation::UnicodeSegmentation;
+
 /// How an instruction sentence begins (lowercase).
 const INSTRUCTION_STARTS: [&str; 14] = [
     "assume ",
@@ -28,34 +30,17 @@ const QUESTION_WORDS: [&str; 8] = ["what", "how", "which", "who", "when", "where
 /// The question without its instruction sentences and clauses; the whole question
 /// when nothing else would be left.
 pub fn asked_part(question: &str) -> String {
-    let kept: Vec<String> = sentences(question)
-        .into_iter()
-        .filter_map(|sentence| without_instruction(&sentence))
+    let kept: Vec<String> = question
+        .split_sentence_bounds()
+        .map(str::trim)
+        .filter(|sentence| !sentence.is_empty())
+        .filter_map(without_instruction)
         .collect();
     if kept.is_empty() {
         question.trim().to_string()
     } else {
         kept.join(" ")
     }
-}
-
-/// Sentences, each with its closing mark.
-fn sentences(text: &str) -> Vec<String> {
-    let mut sentences = Vec::new();
-    let mut current = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        current.push(c);
-        let ends = matches!(c, '?' | '!' | '.') && chars.peek().is_none_or(|n| n.is_whitespace());
-        if ends {
-            sentences.push(current.trim().to_string());
-            current.clear();
-        }
-    }
-    if !current.trim().is_empty() {
-        sentences.push(current.trim().to_string());
-    }
-    sentences
 }
 
 /// A sentence as it asks: None for an instruction, the question after an instruction
