@@ -143,9 +143,11 @@ pub fn page_references(question: &str) -> Vec<PageReference> {
     let mut at = 0;
     while at < words.len() {
         match question.reference_at(at) {
-            Some((reference, next)) => {
-                if !references.contains(&reference) {
-                    references.push(reference);
+            Some((named, next)) => {
+                for reference in named {
+                    if !references.contains(&reference) {
+                        references.push(reference);
+                    }
                 }
                 at = next;
             }
@@ -167,7 +169,7 @@ impl Words<'_> {
     }
 
     /// The pages named from the word `at` on, and the word after the last one read.
-    fn reference_at(&self, at: usize) -> Option<(PageReference, usize)> {
+    fn reference_at(&self, at: usize) -> Option<(Vec<PageReference>, usize)> {
         let word = self.get(at)?;
         // "p.47", "pp.21-62": the abbreviation and the number in one word. Digits only:
         // "p.m." is not page m.
@@ -205,26 +207,59 @@ impl Words<'_> {
         self.reference_from(self.get(next)?, next + 1, opener, plural)
     }
 
-    /// The page named by `first` (a number, perhaps "21-62" in one word), or the range
-    /// it opens with the words from `next` on.
+    /// The page named by `first` (a number, perhaps "21-62" in one word), the range it
+    /// opens with the words from `next` on, or the list it opens ("pages 10 and 11",
+    /// "pages 3, 4 and 7").
     fn reference_from(
         &self,
         first: &str,
         next: usize,
         opener: Opener,
         plural: bool,
-    ) -> Option<(PageReference, usize)> {
+    ) -> Option<(Vec<PageReference>, usize)> {
         let (first_label, glued_last) = label_and_rest(first)?;
         let glued = glued_last
             .and_then(label_and_rest)
             .and_then(|(last, _)| range(&first_label, last));
         if let Some(glued) = glued {
-            return Some((glued, next));
+            return Some((vec![glued], next));
         }
         let spaced = self
             .range_end(next, opener, plural)
             .and_then(|(last, after)| Some((range(&first_label, last)?, after)));
-        Some(spaced.unwrap_or((PageReference::Page(first_label), next)))
+        if let Some((range, after)) = spaced {
+            return Some((vec![range], after));
+        }
+        let mut pages = vec![PageReference::Page(first_label)];
+        let mut next = next;
+        while let Some((label, after)) = self.listed_page(next, plural) {
+            pages.push(PageReference::Page(label));
+            next = after;
+        }
+        Some((pages, next))
+    }
+
+    /// The next page of a list whose previous number ends at the word `at`: after "and"
+    /// ("pages 10 and 11", "page 15 and 16"), or after a comma where the page word was
+    /// plural ("pages 3, 4 and 7"; "on page 3, 2 charts" names one page). Only a number
+    /// is read, so that "page 5 and I" stays one page.
+    fn listed_page(&self, at: usize, plural: bool) -> Option<(String, usize)> {
+        let previous = self.get(at.checked_sub(1)?)?;
+        let word = self.get(at)?;
+        let (number_at, comma) = if AND_WORDS.contains(&word) {
+            (at + 1, false)
+        } else {
+            (at, previous.ends_with(','))
+        };
+        if number_at == at && !(comma && plural) {
+            return None;
+        }
+        let number = self.get(number_at)?;
+        if !number.starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        let (label, rest) = label_and_rest(number)?;
+        rest.is_none().then_some((label, number_at + 1))
     }
 
     /// A range's last number, read from the word `at` on ("to 62", "- 62", "a la 62",
@@ -505,6 +540,30 @@ mod tests {
         ] {
             assert_eq!(named(question), ["21–62"], "{question}");
         }
+    }
+
+    #[test]
+    fn a_list_of_pages_names_each_of_them() {
+        assert_eq!(
+            named("What are the overlapped apps in pages 21 and 62?"),
+            ["21", "62"]
+        );
+        assert_eq!(
+            named("What models are introduced on pages 10 and 11?"),
+            ["10", "11"]
+        );
+        assert_eq!(named("the numbers written on page 15 and 16"), ["15", "16"]);
+        assert_eq!(named("What do pages 3, 4 and 7 show?"), ["3", "4", "7"]);
+        assert_eq!(named("¿Qué dicen las páginas 21 y 62?"), ["21", "62"]);
+        assert_eq!(named("Что на страницах 21 и 62?"), ["21", "62"]);
+    }
+
+    #[test]
+    fn a_number_after_a_page_is_not_always_another_page() {
+        assert_eq!(named("On page 3, 2 charts show sales."), ["3"]);
+        assert_eq!(named("Does page 5 and I agree?"), ["5"]);
+        assert_eq!(named("Is page 5 and 2019's report the same?"), ["5"]);
+        assert_eq!(named("on page 4 and the next"), ["4"]);
     }
 
     #[test]
