@@ -774,6 +774,13 @@ e2eTest('without a model, a revenue question quotes the net sales row with its h
   for (const box of boxes) {
     assert.ok(box.width > 2 && box.height > 2 && box.inside, `a box is empty or off the page: ${JSON.stringify(box)}`);
   }
+  // The text pane marks the row, its label and its figures, and nothing else.
+  const marked = await browser.execute(() =>
+    [...document.querySelectorAll('[data-testid="page-viewer"] [data-testid="cited-passage"]')].map((m) => m.textContent ?? ''),
+  );
+  assert.ok(marked.some((m) => /net sales|revenue/i.test(m)), `the row's label is not marked: ${JSON.stringify(marked)}`);
+  assert.ok(marked.some((m) => m.includes('14,694')), `the fiscal 2023 figure is not marked: ${JSON.stringify(marked)}`);
+  assert.ok(marked.every((m) => m.length < 200), `more than the row is marked: ${JSON.stringify(marked)}`);
   await shot('22-revenue-passage-boxed.png');
   await closeViewer();
 });

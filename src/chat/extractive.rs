@@ -42,6 +42,10 @@ pub struct Passage {
     pub score: f32,
     /// Where the passage is on its page; None for a page without a text layer.
     pub boxes: Option<PassageBoxes>,
+    /// A row's values as printed, left to right (none for a sentence): the viewer marks
+    /// them in the page's text with the row's label.
+    #[serde(default)]
+    pub values: Vec<String>,
 }
 
 /// One page's passages, ready to be scored against questions (built once, used by any
@@ -516,6 +520,7 @@ pub fn answer(
                 .to_string(),
                 score: *value,
                 boxes,
+                values: candidate.cells.iter().map(|c| c.value.clone()).collect(),
             }
         })
         .collect();

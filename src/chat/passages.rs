@@ -13,6 +13,9 @@ const MIN_SENTENCE_WORDS: usize = 5;
 const MAX_SENTENCE_WORDS: usize = 60;
 /// How far above a row its column headers are looked for, in rows.
 const HEADER_ROWS_UP: usize = 40;
+/// How far above a row of column headers the headers of groups of columns are looked
+/// for ("Three Months Ended" over "2023  2022"), in rows.
+const GROUP_HEADER_ROWS_UP: usize = 3;
 /// Most values of a row that are shown.
 const MAX_ROW_VALUES: usize = 8;
 
@@ -25,8 +28,20 @@ pub enum PassageKind {
 /// One value of a table row under its column's header.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cell {
+    /// The header of the group of columns the value's is in ("Twelve Months Ended").
+    pub group: Option<String>,
     pub header: Option<String>,
     pub value: String,
+}
+
+impl Cell {
+    /// The group's header and the column's, as one would read them down the table.
+    fn headers(&self) -> impl Iterator<Item = &str> {
+        self.group
+            .as_deref()
+            .into_iter()
+            .chain(self.header.as_deref())
+    }
 }
 
 /// A passage that may answer a question.
@@ -51,7 +66,7 @@ impl Candidate {
             PassageKind::Sentence => self.text.clone(),
             PassageKind::Row => {
                 let mut headers: Vec<&str> = Vec::new();
-                for header in self.cells.iter().filter_map(|c| c.header.as_deref()) {
+                for header in self.cells.iter().flat_map(Cell::headers) {
                     if !headers.contains(&header) {
                         headers.push(header);
                     }
@@ -70,20 +85,12 @@ impl Candidate {
             PassageKind::Sentence => self.text.clone(),
             PassageKind::Row => {
                 let named = |cell: &Cell| {
-                    cell.header
-                        .as_deref()
-                        .is_some_and(|h| years_in(h).iter().any(|y| first_years.contains(y)))
+                    cell.headers()
+                        .any(|h| years_in(h).iter().any(|y| first_years.contains(y)))
                 };
                 let mut cells: Vec<&Cell> = self.cells.iter().filter(|c| named(c)).collect();
                 cells.extend(self.cells.iter().filter(|c| !named(c)));
-                let values: Vec<String> = cells
-                    .iter()
-                    .map(|cell| match &cell.header {
-                        Some(header) => format!("{header}: {}", cell.value),
-                        None => cell.value.clone(),
-                    })
-                    .collect();
-                format!("{} — {}", self.text, values.join("; "))
+                format!("{} — {}", self.text, grouped_values(&cells))
             }
         }
     }
@@ -92,6 +99,31 @@ impl Candidate {
     pub fn years(&self) -> Vec<u16> {
         years_in(&self.match_text())
     }
+}
+
+/// A row's values with their headers, each group of columns named once before its
+/// values: "Twelve Months Ended (Rigid: 3,540; Total: 14,694)".
+fn grouped_values(cells: &[&Cell]) -> String {
+    let value = |cell: &Cell| match &cell.header {
+        Some(header) => format!("{header}: {}", cell.value),
+        None => cell.value.clone(),
+    };
+    let mut parts: Vec<String> = Vec::new();
+    let mut at = 0;
+    while at < cells.len() {
+        let group = &cells[at].group;
+        let run = cells[at..]
+            .iter()
+            .take_while(|cell| &cell.group == group)
+            .count();
+        let values: Vec<String> = cells[at..at + run].iter().map(|c| value(c)).collect();
+        parts.push(match group {
+            Some(group) => format!("{group} ({})", values.join("; ")),
+            None => values.join("; "),
+        });
+        at += run;
+    }
+    parts.join("; ")
 }
 
 /// Years from 1900 to 2099 written as four digits, or as `FY22`.
@@ -204,6 +236,7 @@ pub fn from_text(text: &str) -> Vec<Candidate> {
             .iter()
             .enumerate()
             .map(|(i, value)| Cell {
+                group: None,
                 header: header
                     .as_ref()
                     .map(|h| h[h.len() - values.len() + i].to_string()),
@@ -404,9 +437,19 @@ fn table_rows(rows: &[Vec<usize>], fragments: &[Fragment]) -> (Vec<Candidate>, V
             .iter()
             .zip(&headers)
             .take(MAX_ROW_VALUES)
-            .map(|(value, header)| Cell {
-                header: header.map(|h| fragments[h].text.trim().to_string()),
-                value: text(value).replace("$ ", "$"),
+            .map(|(value, header)| {
+                let (group, column) = match header.split_last() {
+                    Some((column, groups)) => (
+                        (!groups.is_empty()).then(|| text(groups)),
+                        Some(text(&[*column])),
+                    ),
+                    None => (None, None),
+                };
+                Cell {
+                    group,
+                    header: column,
+                    value: text(value).replace("$ ", "$"),
+                }
             })
             .collect();
         let mut glyphs: Vec<usize> = label
@@ -416,6 +459,7 @@ fn table_rows(rows: &[Vec<usize>], fragments: &[Fragment]) -> (Vec<Candidate>, V
             .collect();
         glyphs.sort_unstable();
         let mut header_fragments: Vec<usize> = headers.iter().flatten().copied().collect();
+        header_fragments.sort_unstable();
         header_fragments.dedup();
         let header_glyphs = header_fragments
             .iter()
@@ -433,17 +477,18 @@ fn table_rows(rows: &[Vec<usize>], fragments: &[Fragment]) -> (Vec<Candidate>, V
     (candidates, used)
 }
 
-/// For each value of row `at`, the fragment heading its column: from the nearest row
-/// above (that is not a row of values) which has a fragment over every value's column,
-/// or over most of them, distinct ones.
+/// For each value of row `at`, the fragments heading its column, the highest first: the
+/// one from the nearest row above (that is not a row of values) which has a fragment
+/// over every value's column, or over most of them, distinct ones; and above it, those
+/// of rows that head groups of these columns (see [`group_headers`]).
 fn headers_above(
     at: usize,
     rows: &[Vec<usize>],
     parts: &[Option<RowParts>],
     fragments: &[Fragment],
     values: &[BoxRect],
-) -> Vec<Option<usize>> {
-    let none = vec![None; values.len()];
+) -> Vec<Vec<usize>> {
+    let none = vec![Vec::new(); values.len()];
     for above in (at.saturating_sub(HEADER_ROWS_UP)..at).rev() {
         if parts[above].is_some() {
             continue;
@@ -475,10 +520,66 @@ fn headers_above(
         distinct.dedup();
         let enough = matched * 2 >= values.len() && matched > 0;
         if enough && (distinct.len() >= 2 || values.len() == 1) {
-            return found;
+            let mut headers: Vec<Vec<usize>> = found.into_iter().map(Vec::from_iter).collect();
+            for level in group_headers(above, rows, parts, fragments, values, reach) {
+                for (header, group) in headers.iter_mut().zip(level) {
+                    header.insert(0, group);
+                }
+            }
+            return headers;
         }
     }
     none
+}
+
+/// The rows just above the column headers in row `below` that head groups of the
+/// columns ("Three Months Ended June 30" over two years, "2023" over "Flexibles Rigid
+/// Total"), nearest first: each value takes the row's fragment nearest to it. A row
+/// counts when its fragments over the values are all header text, fewer than the
+/// values, and tell at least two groups apart; a row of values or prose ends the look.
+fn group_headers(
+    below: usize,
+    rows: &[Vec<usize>],
+    parts: &[Option<RowParts>],
+    fragments: &[Fragment],
+    values: &[BoxRect],
+    reach: f32,
+) -> Vec<Vec<usize>> {
+    let left = values.iter().map(|v| v.x).fold(f32::MAX, f32::min) - reach;
+    let right = values.iter().map(BoxRect::right).fold(f32::MIN, f32::max) + reach;
+    let mut levels = Vec::new();
+    for above in (below.saturating_sub(GROUP_HEADER_ROWS_UP)..below).rev() {
+        let row = &rows[above];
+        if parts[above].is_some() || row.iter().any(|&i| word_count(&fragments[i].text) > 15) {
+            break;
+        }
+        let over: Vec<usize> = row
+            .iter()
+            .copied()
+            .filter(|&i| fragments[i].rect.right() > left && fragments[i].rect.x < right)
+            .collect();
+        if over.len() < 2
+            || over.len() >= values.len()
+            || !over.iter().all(|&i| is_header_text(&fragments[i].text))
+        {
+            continue;
+        }
+        let distance = |i: usize, value: &BoxRect| {
+            let r = fragments[i].rect;
+            let centre = value.center_x();
+            (r.x - centre).max(centre - r.right()).max(0.0)
+        };
+        let level: Vec<usize> = values
+            .iter()
+            .filter_map(|value| {
+                over.iter()
+                    .copied()
+                    .min_by(|&a, &b| distance(a, value).total_cmp(&distance(b, value)))
+            })
+            .collect();
+        levels.push(level);
+    }
+    levels
 }
 
 /// A fragment that can head a column: a few words or a year, not a figure or a
@@ -765,6 +866,77 @@ mod tests {
         assert_eq!(
             rows[1].quote(&[]),
             "Pension expense — 2018: 410; 2017: 334; 2016: 250"
+        );
+    }
+
+    #[test]
+    fn a_row_under_two_levels_of_headers_names_both() {
+        // Amcor's layout: periods over segments, each period centred over its three.
+        let page = layout(&[
+            &[(10.0, "($ million)")],
+            &[
+                (250.0, "Three Months Ended June 30"),
+                (430.0, "Twelve Months Ended June 30"),
+            ],
+            &[
+                (220.0, "Flexibles"),
+                (280.0, "Rigid"),
+                (330.0, "Total"),
+                (400.0, "Flexibles"),
+                (460.0, "Rigid"),
+                (510.0, "Total"),
+            ],
+            &[
+                (10.0, "Net sales"),
+                (225.0, "2,777"),
+                (285.0, "897"),
+                (330.0, "3,673"),
+                (405.0, "11,154"),
+                (460.0, "3,540"),
+                (510.0, "14,694"),
+            ],
+        ]);
+        let rows: Vec<Candidate> = from_layout(&page)
+            .into_iter()
+            .filter(|c| c.kind == PassageKind::Row)
+            .collect();
+        assert_eq!(rows.len(), 1, "{rows:#?}");
+        assert_eq!(
+            rows[0].quote(&[]),
+            "Net sales — Three Months Ended June 30 (Flexibles: 2,777; Rigid: 897; Total: 3,673); \
+             Twelve Months Ended June 30 (Flexibles: 11,154; Rigid: 3,540; Total: 14,694)"
+        );
+        // Both levels' glyphs are boxed with the row.
+        let boxed: String = rows[0]
+            .header_glyphs
+            .iter()
+            .map(|&g| page.glyphs[g].ch)
+            .collect();
+        assert!(
+            boxed.contains("Twelve") && boxed.contains("Rigid"),
+            "{boxed}"
+        );
+    }
+
+    #[test]
+    fn one_heading_over_every_column_is_not_a_group_header() {
+        let page = layout(&[
+            &[(300.0, "Years ended December 31")],
+            &[(300.0, "2018"), (360.0, "2017"), (420.0, "2016")],
+            &[
+                (10.0, "Net income"),
+                (300.0, "5,363"),
+                (360.0, "4,869"),
+                (420.0, "5,058"),
+            ],
+        ]);
+        let rows: Vec<Candidate> = from_layout(&page)
+            .into_iter()
+            .filter(|c| c.kind == PassageKind::Row)
+            .collect();
+        assert_eq!(
+            rows[0].quote(&[]),
+            "Net income — 2018: 5,363; 2017: 4,869; 2016: 5,058"
         );
     }
 

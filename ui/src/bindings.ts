@@ -397,7 +397,12 @@ kind: string, score: number,
 /**
  * Where the passage is on its page; None for a page without a text layer.
  */
-boxes: PassageBoxes | null, };
+boxes: PassageBoxes | null, 
+/**
+ * A row's values as printed, left to right (none for a sentence): the viewer marks
+ * them in the page's text with the row's label.
+ */
+values: Array<string>, };
 
 /**
  * What checking an answer's figures found.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bestSentence, contentWords, markRange, splitSentences } from './highlight';
+import { bestSentence, contentWords, markRanges, splitSentences } from './highlight';
 
 const PAGE = `Item 7. Management's Discussion and Analysis
 
@@ -62,14 +62,29 @@ describe('bestSentence', () => {
   });
 });
 
-describe('markRange', () => {
-  it('cuts the text around the match', () => {
-    expect(markRange('abcdef', { start: 2, end: 4 })).toEqual([
+describe('markRanges', () => {
+  it('cuts the text around each range', () => {
+    expect(markRanges('abcdef', [{ start: 2, end: 4 }])).toEqual([
       { text: 'ab', mark: false },
       { text: 'cd', mark: true },
       { text: 'ef', mark: false },
     ]);
-    expect(markRange('abc', null)).toEqual([{ text: 'abc', mark: false }]);
-    expect(markRange('abc', { start: 0, end: 3 })).toEqual([{ text: 'abc', mark: true }]);
+    expect(markRanges('abc', [])).toEqual([{ text: 'abc', mark: false }]);
+    expect(markRanges('abc', [{ start: 0, end: 3 }])).toEqual([{ text: 'abc', mark: true }]);
+    expect(markRanges('a 1 b 2 c', [{ start: 2, end: 3 }, { start: 6, end: 7 }])).toEqual([
+      { text: 'a ', mark: false },
+      { text: '1', mark: true },
+      { text: ' b ', mark: false },
+      { text: '2', mark: true },
+      { text: ' c', mark: false },
+    ]);
+  });
+
+  it('skips a range that overlaps the one before it', () => {
+    expect(markRanges('abcdef', [{ start: 1, end: 4 }, { start: 3, end: 5 }])).toEqual([
+      { text: 'a', mark: false },
+      { text: 'bcd', mark: true },
+      { text: 'ef', mark: false },
+    ]);
   });
 });

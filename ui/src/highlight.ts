@@ -92,12 +92,18 @@ export function bestSentence(pageText: string, quote: string): Match | null {
 
 export type TextPart = { text: string; mark: boolean };
 
-/** The page text cut around the match, to render with `<mark>`. */
-export function markRange(text: string, range: { start: number; end: number } | null): TextPart[] {
-  if (!range || range.start >= range.end) return [{ text, mark: false }];
+export type TextRange = { start: number; end: number };
+
+/** The page text cut around the ranges (in order, not overlapping), to render with `<mark>`. */
+export function markRanges(text: string, ranges: readonly TextRange[]): TextPart[] {
   const parts: TextPart[] = [];
-  if (range.start > 0) parts.push({ text: text.slice(0, range.start), mark: false });
-  parts.push({ text: text.slice(range.start, range.end), mark: true });
-  if (range.end < text.length) parts.push({ text: text.slice(range.end), mark: false });
+  let at = 0;
+  for (const range of ranges) {
+    if (range.start < at || range.start >= range.end) continue;
+    if (range.start > at) parts.push({ text: text.slice(at, range.start), mark: false });
+    parts.push({ text: text.slice(range.start, range.end), mark: true });
+    at = range.end;
+  }
+  if (at < text.length || parts.length === 0) parts.push({ text: text.slice(at), mark: false });
   return parts;
 }

@@ -2,6 +2,7 @@
 // viewer draws their boxes (PDF points from the page's top-left) over the page image.
 
 import type { Citation, Passage, PassageBoxes } from './api';
+import type { TextRange } from './highlight';
 
 /** The passage a citation of `quote` (the answer's text before it) stands for, if any. */
 export function passageFor(passages: readonly Passage[], citation: Citation, quote: string): Passage | undefined {
@@ -32,17 +33,46 @@ export function boxStyles(boxes: PassageBoxes): BoxStyle[] {
   }));
 }
 
+/** How far past a row's label (or its last value found) the next value is looked for. */
+const VALUE_REACH = 400;
+
+/** `text` as a pattern that matches it with any spacing between its words. */
+function spaced(text: string): RegExp {
+  const words = text
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(words.join('\\s+'), 'g');
+}
+
+/** A table value as printed, not inside a longer figure: "897" is not the end of "1,897". */
+function valuePattern(value: string): RegExp {
+  const escaped = value.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // A currency sign may stand apart from its figure ("$ 5,363").
+  const figure = escaped.replace(/^(\\\$|€|£)/, '$1\\s*');
+  return new RegExp(`(?<![\\d.,])${figure}(?![.,]?\\d)`);
+}
+
 /**
  * Where in a page's text a row passage ("label — header: value; …") is: its label, found
- * with any spacing. Null when the label is not there.
+ * with any spacing, then each of its `values` in order after it (a currency sign may
+ * stand apart from its figure). Empty when the label is not there.
  */
-export function rowLabelRange(pageText: string, quote: string): { start: number; end: number } | null {
+export function rowRanges(pageText: string, quote: string, values: readonly string[]): TextRange[] {
   const label = quote.split(' — ')[0]?.trim() ?? '';
-  if (label === '') return null;
-  const pattern = label
-    .split(/\s+/)
-    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('\\s+');
-  const match = new RegExp(pattern).exec(pageText);
-  return match ? { start: match.index, end: match.index + match[0].length } : null;
+  if (label === '') return [];
+  const found = spaced(label).exec(pageText);
+  if (!found) return [];
+  const ranges: TextRange[] = [{ start: found.index, end: found.index + found[0].length }];
+  let at = found.index + found[0].length;
+  for (const value of values) {
+    const pattern = valuePattern(value);
+    const window = pageText.slice(at, at + VALUE_REACH);
+    const hit = pattern.exec(window);
+    if (!hit) continue;
+    const start = at + hit.index;
+    ranges.push({ start, end: start + hit[0].length });
+    at = start + hit[0].length;
+  }
+  return ranges;
 }

@@ -7,9 +7,9 @@ import { api, errorMessage, type Citation, type Passage } from '../api';
 import { state, setDocuments } from '../app';
 import { h, replace } from '../dom';
 import { documentFor, stem } from '../format';
-import { bestSentence, markRange } from '../highlight';
+import { bestSentence, markRanges } from '../highlight';
 import { labelsByPage, pageInWords } from '../page-labels';
-import { boxStyles, rowLabelRange } from '../passages';
+import { boxStyles, rowRanges } from '../passages';
 import { closeDialog, openDialog } from './dialogs';
 
 export interface PageTarget {
@@ -233,15 +233,16 @@ async function show(target: PageTarget): Promise<void> {
     if (pageText.trim() === '') {
       replace(els.text, h('p', { class: 'muted' }, 'This page has no text layer (a scanned image?).'));
     } else {
-      const row = target.passage?.kind === 'row' ? rowLabelRange(pageText, target.passage.quote) : null;
-      const found = row ? { ...row, text: pageText.slice(row.start, row.end), score: 1, shared: [] } : null;
-      const match = found ?? (target.quote ? bestSentence(pageText, target.quote) : null);
-      const parts = markRange(pageText, match);
+      const passage = target.passage;
+      const row = passage?.kind === 'row' ? rowRanges(pageText, passage.quote, passage.values) : [];
+      const sentence = row.length === 0 && target.quote ? bestSentence(pageText, target.quote) : null;
+      const ranges = row.length > 0 ? row : sentence ? [sentence] : [];
+      const parts = markRanges(pageText, ranges);
       replace(
         els.text,
         ...parts.map((p) => (p.mark ? h('mark', { class: 'cited', 'data-testid': 'cited-passage' }, p.text) : p.text)),
       );
-      if (target.quote && !match) problems.push('no match');
+      if (target.quote && ranges.length === 0) problems.push('no match');
       const mark = els.text.querySelector('mark');
       if (mark && typeof mark.scrollIntoView === 'function') mark.scrollIntoView({ block: 'center' });
     }
