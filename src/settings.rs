@@ -11,28 +11,15 @@ use crate::tree::{DEFAULT_GROUP_WIDTH, MAX_GROUP_WIDTH, MIN_GROUP_WIDTH};
 pub(crate) const DEFAULT_BM25_LANGUAGE: &str = "english";
 /// Windows a page is embedded in, at most (see [`crate::embed::windows`]). One: with
 /// all-MiniLM-L6-v2, scoring a page by its best of more windows finds the evidence less
-/// often. FinanceBench dev told the filing, 2,500 tokens, hit rate with 1 / 2 / 4
-/// windows (MaxSim): flat .447 / .426 / .404, beam .489 / .404 / .404, knee .362 / .340
-/// / .277, sensitive-knee .426 / .404 / .362; the mean of 4 windows as one vector was
-/// worse still (flat .362). Long pages win on their best window by chance more often
-/// than they hold the answer. Worth measuring again with a longer-window model.
+/// often, and the mean of several windows as one vector is worse still. Long pages win
+/// on their best window by chance more often than they hold the answer. Worth measuring
+/// again with a longer-window model.
 pub(crate) const DEFAULT_PAGE_WINDOWS: usize = 1;
 pub(crate) const MAX_PAGE_WINDOWS: usize = 16;
 /// Whether a new library's pages carry their full text in BM25, not only their
 /// description and keywords: the dense vector reads a page's first 256 tokens, BM25
-/// then reads the rest. Measured on both dev splits in copies of the same libraries
-/// (`reindex --leaf-text true`), hit rate off -> on, with best-page evidence 64 pages
-/// deep as it then was (48 since). FinanceBench dev, 2,500 tokens,
-/// told the filing: flat .638 -> .681, branch .660 -> .681, beam .660 -> .702, knee
-/// .660 -> .681, sensitive knee .660 -> .681, largest gap .660 -> .681, collapsed
-/// tree .617 -> .596; whole library (78 filings): flat .447 -> .447, beam .596 ->
-/// .596, knee .596 -> .574, sensitive knee .574 -> .596, largest gap .596 -> .574,
-/// document ranked first .851 -> .830. xquad-dev (e5, whole library, 600 tokens),
-/// knee ru .912 -> .918, es .959 -> .964, en .969 -> .972; flat .938/.975/.987 ->
-/// .938/.979/.987. The pages inside the right document are found more often; which
-/// document ranks first moves both ways. With e5 on FinanceBench it is a wash (told the
-/// filing flat .617 -> .638, tree strategies .660 -> .638; whole library knee .553 ->
-/// .574, sensitive knee .574 -> .532).
+/// then reads the rest. The pages inside the right document are found more often;
+/// which document ranks first moves both ways. With e5 on long filings it is a wash.
 pub(crate) const LEAF_TEXT_IN_BM25: bool = true;
 /// Seconds one answer may take from the question to its last token (see
 /// [`crate::llm::LlmSettings::answer_deadline`]): a small model on a CPU answers in a

@@ -282,8 +282,7 @@ impl DocumentCard {
     /// only guessed for a document that reports no period (most often the day its PDF
     /// was written, from the file's metadata) are left out: they say nothing about the
     /// text, and a page of a Wikipedia article that began "fiscal year 2026" was found
-    /// less often (xquad-dev ru, e5, whole library, 600 tokens, fresh libraries: flat
-    /// .933 -> .938, knee .907 -> .912).
+    /// less often.
     pub fn identity(&self) -> String {
         if self.reports_a_period() {
             return self.short_form();

@@ -13,19 +13,17 @@ use super::{CardField, DocumentCard, DocumentKind};
 /// The first step's boost of a document whose card matches every period and kind the
 /// question names, added to its fused score. Fused root scores are at most 1 with the
 /// default fusion, so among one organisation's filings the card decides and content
-/// breaks ties. On the dev split (47 questions, whole library, budget 2,500), 2.0 with
-/// the whole-year prior and the recency boost put the question's filing in the first
-/// five for all 47 questions (1.0 without them: 44), first for 34 in both.
+/// breaks ties. Together with the whole-year prior and the recency boost, it brings the
+/// question's filing among the first few documents more often than a smaller boost
+/// alone.
 pub(crate) const FULL_MATCH_BOOST: f32 = 2.0;
 
 /// With no period named, the organisation's most recent documents rank up by this
 /// much: a question in the present tense ("What industry does it operate in?") is about
 /// the latest filing. Half of a full match: content still decides between the latest
-/// filing and one of the year before (which gets half of this). A boost of 0.5 left
-/// three Boeing 10-Ks whose risk factors read alike in the knee, and their older pages
-/// filled the budget; dev split, whole library, 2,500 tokens, 0.5 / 1 / 2: knee, beam,
-/// branch and sensitive knee .553 / .574 / .574, largest gap .574 / .596 / .596;
-/// document ranks the same.
+/// filing and one of the year before (which gets half of this). A smaller boost leaves
+/// several years' reports whose text reads alike in the knee, and their older pages
+/// fill the budget; a larger one finds no more.
 pub(crate) const RECENT_BOOST: f32 = 1.0;
 
 /// A document whose kind a question names in a common word ("the slides", "this
@@ -232,10 +230,8 @@ impl Wanted<'_> {
             // annual reports and full-year releases cover one, quarterly reports do not.
             // A fourth-quarter release reports the whole year beside its quarter, so it
             // matches as fully as the annual report and content decides between them
-            // (at half a match, MGM's FY2022 release lost to its 10-K at the first step
-            // by the boost alone; dev split, whole library, 2,500 tokens, 0.5 / 0.75 /
-            // 1: knee .574 / .574 / .617, beam .596 / .617 / .617, document first
-            // .809 / - / .872).
+            // (at a partial match, a release the question was about lost to the annual
+            // report at the first step by the boost alone).
             let likely = match card.kind {
                 Some(DocumentKind::AnnualReport) => 1.0,
                 Some(DocumentKind::EarningsRelease) if card.fiscal_quarter == Some(4) => 1.0,

@@ -16,20 +16,11 @@ pub const WINDOW_TOKENS: usize = 512;
 /// Tokens of a page the model reads in one vector when the page is longer than the
 /// model's window; a page that fits the window is read whole. A long filing page, mostly
 /// a table, is known by its heading and first lines better than by the average of its
-/// numbers: the more of such a page the vector read, the less often it was found. With
-/// the financebench-dev filings told (`bench --per-document --token-budget 2500`), 512
-/// tokens against 256 took flat from .362 to .277 and knee from .426 to .340 (before
-/// financial statements were known to the search). Today, over the 24 filings the
-/// questions ask about, reading a page that fits whole and a longer one by its first 128
-/// tokens, against the first 256 of every page: flat .638 -> .660, branch .638 -> .702,
-/// beam .617 -> .681, knee, sensitive knee and largest gap .638 -> .681, collapsed tree
-/// .638 = .638; the dense half alone (`--sparse-weight 0`) flat .553 -> .574, knee .511
-/// -> .553. Paragraphs keep what they had: on xquad-dev (`--token-budget 600`) every
-/// strategy stays within .004 (ru flat .938 -> .940, knee .933 = .933; es flat .979 ->
-/// .980, knee .971 -> .969), where 128 tokens of every page cost Russian flat .938 ->
-/// .926 (its paragraphs lost their second half). MiniLM, whose window is 256, found
-/// filings' evidence less often when a long page was read to 128 (told the filing: beam
-/// .702 -> .681, knee .681 -> .660), so it reads its 256.
+/// numbers: the more of such a page the vector read, the less often it was found. A
+/// short page, such as an article's paragraph, fits and keeps all of its text; cutting
+/// every page to this length would lose the second half of such paragraphs. MiniLM,
+/// whose window is 256, finds filings' evidence less often when a long page is read to
+/// 128, so it reads its 256.
 pub(crate) const PAGE_WINDOW_TOKENS: usize = 128;
 /// Texts handed to the engine at once; it spreads them over the cores, and its own
 /// chunking bounds the memory a batch takes.
@@ -61,8 +52,8 @@ impl TextRole {
 
 /// A loaded model, driven from one thread of its own: OpenMP keeps a team of worker
 /// threads for each thread that calls it, so calls from ever-new blocking threads would
-/// each start a team (a question took 30 ms so, 20 ms from one thread). The engine
-/// parallelises each call over the cores itself, so calls are served one at a time.
+/// each start a team, and a question would take longer. The engine parallelises each
+/// call over the cores itself, so calls are served one at a time.
 pub struct E5Engine {
     jobs: Mutex<mpsc::Sender<Job>>,
     dimension: usize,

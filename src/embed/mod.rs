@@ -92,8 +92,8 @@ impl std::str::FromStr for DenseModel {
 
 /// The window of all-MiniLM-L6-v2; longer inputs are cut by the tokenizer.
 pub(crate) const MAX_TOKENS: usize = 256;
-/// ONNX Runtime's arena grows with the batch: on 3M_2018_10K (160 pages) batch 32 peaked
-/// at 1.53 GB and ran at 9.5 pages/s, batch 8 at 545 MB and 10.3 pages/s.
+/// ONNX Runtime's arena grows with the batch: a larger batch took several times the
+/// memory and ran no faster.
 const EMBED_BATCH: usize = 8;
 
 #[derive(Debug, thiserror::Error)]
@@ -174,8 +174,7 @@ impl DenseEmbedder {
 
     /// e5 and MiniLM side by side. MiniLM's ONNX Runtime threads do not spin after a
     /// run: spinning, they held the cores the e5 engine needed next, and a question took
-    /// twice as long (financebench-dev questions, e5's half 29 ms at the median alone,
-    /// 60 ms after MiniLM's).
+    /// twice as long.
     fn load_pair(assets: &Assets) -> Result<Self, EmbedError> {
         let files = assets.e5()?;
         let engine = Arc::new(E5Engine::load(&files.library, &files.model)?);

@@ -24,21 +24,15 @@ impl DenseBalance {
         roots: 1.0,
     };
 
-    /// MiniLM's dense and BM25 halves count alike: its roots' dense half weighted 1.5
-    /// ranked fewer gold filings first (FinanceBench dev, whole library, 2,500 tokens:
-    /// .851 → .809, knee .638 → .596).
+    /// MiniLM's dense and BM25 halves count alike: a heavier dense half at its roots
+    /// ranked fewer right documents first.
     ///
     /// multilingual-e5-small ranks documents and pages better than BM25 where MiniLM
-    /// does not, so its dense half counts more. Swept on both dev splits (financebench
-    /// whole library at 2,500 tokens, xquad-dev at 600; steps / roots): 1 / 1.5 changed
-    /// no hit and ranked more right documents first (financebench .787 → .830, xquad ru
-    /// .975 → .987, es .984 → .989, en .982 → .985); 1.25 / 1.5 then moved financebench
-    /// beam .574 → .638, knee .574 → .617, sensitive knee .574 → .617, largest gap
-    /// .617 → .638, branch .596 → .574, collapsed tree .532 → .511, flat .489 = .489
-    /// (told the filing flat, beam and collapsed tree a question more each, none fewer),
-    /// and xquad ru +.002 on average over the strategies, es +.001, en −.001. Heavier
-    /// dense halves lost financebench questions (1.5 / 1.5: branch .532; 2 / 2: knee
-    /// .532), and roots at 2 ranked fewer filings first (.809) for the same hits.
+    /// does not, so its dense half counts more: most at the roots, so that more right
+    /// documents come first, and somewhat less at the other steps, where it lifts the
+    /// knee strategies and beam at a small cost to branch and the collapsed tree.
+    /// Heavier dense halves lose questions, and heavier roots rank fewer right documents
+    /// first.
     pub fn of(model: DenseModel) -> Self {
         match model {
             DenseModel::MiniLm => Self::NEUTRAL,

@@ -398,12 +398,8 @@ fn named_pages_note(named: &[PageReference]) -> String {
 /// half did not return scores nothing by that half, and a tree step's scores are
 /// stretched over the handful of nodes it ranked, which put a Russian article's page
 /// whose keyword matched first over the page the article ranked first by meaning.
-/// financebench-dev (whole library, 2,500 tokens), MiniLM: flat .447 → .553, branch
-/// .596 → .617, beam .596 → .638, the rest unchanged, told the filing unchanged; e5:
-/// flat .489 → .574, collapsed tree .511 → .553, knee, sensitive knee and largest gap a
-/// question fewer. xquad-dev (e5, 600 tokens), the tree strategies together: ru +11
-/// questions (branch .923 → .940, knee .933 → .936), es +3, en −1; flat ru −1, es −4,
-/// en −1 of 612.
+/// Ranking the pages this way helps most where a budget holds several pages of long
+/// filings; where it holds one short page, flat top-k loses a question now and then.
 fn more_than_one_page(selected: &[SelectedNode]) -> bool {
     selected.len() > 1 || selected.iter().any(|node| node.page_end > node.page_start)
 }

@@ -31,30 +31,19 @@ use crate::store::{Fusion, FusionMethod, ScoredNode};
 
 /// RRF `k` is a setting because it shapes the score curve the knee is cut on.
 /// Qdrant's default (and the reference implementation's) is 2; the article quotes 60.
-/// On the dev split (47 questions, whole library, max_node_pages 8) k = 2 gave knee
-/// hit 0.170 at 8,768 mean context tokens against 0.149 at 22,411 for k = 60.
+/// A small k makes the curve fall steeply after the best few, so the knee keeps far
+/// fewer tokens than with 60 and finds as much.
 pub const DEFAULT_RRF_K: usize = 2;
 /// Min–max: each list scaled to 0–1, so the knee is cut on a curve that carries the
 /// evidence, not on ranks alone. With a budget's pages ranked by their own evidence
-/// (see [`page_order`]), the default strategy, knee, is better with it than with RRF on
-/// both dev splits (best-page scoring; FinanceBench at 2,500 tokens, whole library /
-/// told the filing; xquad-dev at 600 tokens, en / es / ru):
-/// knee RRF .277 / .362, .967 / .887 / .660; min–max .298 / .426, .974 / .904 / .703;
-/// DBSF .255 / .404, .975 / .910 / .717. Min–max also lifts sensitive-knee and beam on
-/// xquad (ru .667 → .732, .698 → .727) but costs them on FinanceBench's whole library
-/// (.362 → .277, .362 → .298), and flat told the filing (.489 → .426). The knee keeps
-/// more with it (mean tokens 1,681 → 2,215 over the whole library), which costs time:
-/// `bench-scale --nodes 100000`, knee p50 2.63 ms with RRF against 5.16–6.15 ms with
-/// min–max over two runs (16.6 store queries a search against 7.1; flat 1.9 ms),
-/// sensitive-knee 3.56 against 5.94–6.46 ms.
+/// (see [`page_order`]), the default strategy, knee, finds more with it than with RRF,
+/// though sensitive knee and beam lose some over a whole library of long filings. The
+/// knee keeps more with it, which costs tokens and time: more store calls a search.
 pub const DEFAULT_FUSION: FusionMethod = FusionMethod::MinMax;
 
-/// Best-page scoring, against own-text, on the dev splits (RRF): it lifts every tree
-/// strategy on xquad-dev in all three languages at 600 tokens (knee en .864 → .941,
-/// es .662 → .825, ru .453 → .592) and per document on FinanceBench at 2,500 (knee
-/// .255 → .340, branch .277 → .340). Over FinanceBench's whole library it is mixed
-/// (beam .298 → .319, knee .277 → .255, sensitive knee .383 → .319); see the closing
-/// note of issue 22 for the sweep.
+/// Best-page scoring, against own-text: it lifts every tree strategy over libraries of
+/// short articles and within one document, and is mixed over a whole library of long
+/// filings.
 pub const DEFAULT_SECTION_SCORING: SectionScoring = SectionScoring::BestPage;
 
 /// How a section (a parent or a root) is scored when a step ranks it.
@@ -100,9 +89,9 @@ impl std::str::FromStr for SectionScoring {
 }
 
 /// Sections the walk stops at can span whole filings; narrowing anything wider than
-/// this to its best pages keeps contexts page-precise. On the dev split (whole library,
-/// k = 2) knee went from hit 0.191 at 67,059 mean tokens (no narrowing) to 0.170 at
-/// 8,768 tokens (8 pages) and 0.149 at 6,341 tokens (4 pages).
+/// this to its best pages keeps contexts page-precise: without narrowing a search spends
+/// many times the tokens for a few more hits, and a narrower limit loses hits for few
+/// tokens saved.
 pub const DEFAULT_MAX_NODE_PAGES: u32 = 8;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -12,9 +12,8 @@ use crate::tree::page_node_id;
 
 /// Added to a statement page's fused score when the question asks for that statement.
 /// On the min–max scale (each half 0–1) it puts the statement above pages that match
-/// the question's words about as well. FinanceBench dev, told the filing, MiniLM,
-/// hybrid top-4 within the filing: .426 without, .489 / .553 / .638 with boosts of
-/// .2 / .5 / 1 (statements named or known by their line items).
+/// the question's words about as well; smaller boosts leave the statement behind pages
+/// that only share its words.
 pub(crate) const STATEMENT_BOOST: f32 = 1.0;
 
 #[derive(Debug, Clone, Default, PartialEq)]

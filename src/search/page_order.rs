@@ -14,23 +14,19 @@ use crate::store::{Candidates, Fusion, FusionMethod, QueryVectors, StoreError, V
 use crate::tree::{doc_id_of, page_node_id, page_of_leaf};
 
 /// What a page the question asks for by what it is (see [`PageBoosts`]) adds to its
-/// score here, at least (a larger boost of its own is kept): the whole range of a fused score (two halves of 0–1), so that it comes
-/// before every page of its document that the question does not ask for. A smaller
-/// boost is not enough among a handful of pages, which min–max spreads over the whole
-/// range: 3M's 2018 cash-flow statement came last of three (FinanceBench dev, told the
-/// filing, knee: .617 with the run's boost of 1 here, .638 with this).
+/// score here, at least (a larger boost of its own is kept): the whole range of a fused
+/// score (two halves of 0–1), so that it comes before every page of its document that the
+/// question does not ask for. A smaller boost is not enough among a handful of pages,
+/// which min–max spreads over the whole range: the statement asked for could still come
+/// last of its section's pages.
 const ASKED_FOR_FIRST: f32 = 2.0;
 
 /// What the standing of the chosen node a page comes from (0 for the lowest-scored, 1
 /// for the best) adds to the page's score, as a share of the pages' score range: the
-/// tree's choice among sections still counts once their pages compete. Measured first
-/// as an absolute weight on min–max scores over the chosen pages alone, whose range is
-/// about 2 (a share of 0.5 is a weight of 1): FinanceBench dev, whole library, 2,500
-/// tokens, weight 0 / 0.5 / 1 / 2: knee .511 / .532 / .553 / .553. Since the pages are
-/// placed on the question's scale (see [`pages_by_evidence`]), 0.25 / 0.5, with
-/// financebench-dev (MiniLM, 2,500 tokens) the same at both, whole library and told the
-/// filing; xquad-dev (e5, 600 tokens) knee ru .935 / .931, es .971 / .972, en .982 /
-/// .982, collapsed tree es .975 / .980; without the scale 0.25 moved no knee.
+/// tree's choice among sections still counts once their pages compete. A larger share
+/// trusts the tree's choice of section over the pages' own evidence. The pages are
+/// placed on the question's scale (see [`pages_by_evidence`]), without which a share
+/// this small changes little.
 const NODE_SHARE: f32 = 0.25;
 
 /// How a set of scores spreads: its lowest and how far the best reaches above it (0 for
@@ -70,8 +66,8 @@ impl Spread {
 /// With min–max fusion and the question's `scale` (its best pages' similarities), the
 /// pages are placed on that scale rather than stretched over themselves: over the three
 /// or four pages of one section, min–max turns a hair's difference in one half into a
-/// whole point. On xquad-dev's Russian articles, where 600 tokens hold one page, that
-/// chose the wrong page of the right section (knee .926 → .931 with the scale).
+/// whole point. Where the budget holds one page, that chose the wrong page of the right
+/// section.
 pub(crate) async fn pages_by_evidence(
     store: &dyn VectorStore,
     query: &QueryVectors,

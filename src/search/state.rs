@@ -30,15 +30,8 @@ const STRAY_ROOTS: usize = 64;
 /// section scoring: a section none of whose pages is among them is scored by its own
 /// text alone. Deeper lists let more documents' stray pages lift their sections, and
 /// cost a search more payload reads; shallower ones leave some documents' roots without
-/// their pages. With pages' full text in BM25, FinanceBench dev (MiniLM, 2,500 tokens),
-/// whole library, depth 16 / 32 / 48 / 64: knee .638 / .617 / .617 / .574, sensitive
-/// knee .553 / .617 / .596 / .596, largest gap .617 / .638 / .596 / .574, gold filing
-/// first .830 / .851 / .851 / .830, in the first five .936 / .936 / .979 / .979; told
-/// the filing, knee .660 / .681 / .681 / .681, beam .681 / .681 / .702 / .702; xquad-dev
-/// (e5, 600 tokens) within two questions of 612 at every depth. 48 is the one that
-/// keeps every figure: 32 is faster (a knee search at 100k nodes 5.05 ms against 5.79
-/// in a busy hour) but loses two gold filings from the first five. (Earlier, with
-/// description-only BM25, 64 and 200 found the same; 200 was 1.3 ms slower.)
+/// their pages. This depth is the shallowest that still brings the right filing among
+/// the first five as often as deeper lists do.
 pub const PAGE_EVIDENCE_DEPTH: usize = 48;
 
 /// The best similarities among one document's pages that made the evidence lists:
@@ -207,9 +200,7 @@ impl<'a> SearchState<'a> {
         let mut ranked = self.rank_with(ids, self.fusion, scale).await?;
         // What the question says about its document holds at every step: without it the
         // second step compares two boosted filings on content alone, and the filing the
-        // card matched less well can take the beam (dev split, whole library, RRF and
-        // best-page scoring from 200 evidence pages: beam .191 → .340, knee
-        // .170 → .255, sensitive knee .149 → .319).
+        // card matched less well can take the beam.
         if !self.carried_boosts.is_empty() {
             for node in &mut ranked {
                 let boost = self.carried_boosts.get(&doc_id_of(node.id));
@@ -317,12 +308,7 @@ impl<'a> SearchState<'a> {
     /// see [`SearchState::evidence_scale`]), each half is placed on that scale rather
     /// than stretched over the handful of nodes a step ranks, where a hair's lead in one
     /// half became a whole point: a Russian article's section whose keyword matched
-    /// went before the one its best page by meaning was in. xquad-dev (e5, 600 tokens):
-    /// knee ru .936 → .938, es .967 → .969, en .987 = .987; branch ru .940 → .944, es
-    /// .969 → .971; largest gap ru .941 → .943, en .984 → .985; beam and sensitive knee
-    /// es a question fewer. financebench-dev (2,500 tokens): MiniLM every hit rate the
-    /// same, whole library and told the filing; e5 whole library knee .596 → .617, told
-    /// the filing branch .681 → .660.
+    /// went before the one its best page by meaning was in.
     async fn rank_with(
         &mut self,
         mut ids: Vec<u64>,

@@ -2,35 +2,29 @@
 
 use serde::{Deserialize, Serialize};
 
-// Defaults chosen on the FinanceBench dev split (47 questions, 78 filings), with
-// `scripts/bench_sweep.py` (hit rate / mean context tokens; "whole" = library-wide,
-// "per doc" = restricted to the question's filing). RRF k and section narrowing are
-// justified at `DEFAULT_RRF_K` and `DEFAULT_MAX_NODE_PAGES`.
+// Each default trades the hits a strategy finds against the context tokens it spends.
+// RRF k and section narrowing are explained at `DEFAULT_RRF_K` and
+// `DEFAULT_MAX_NODE_PAGES`.
 
-/// k = 10: whole .170 / 6,875 and per doc .660 / 7,009, against k = 5 at .085 / 3,523
-/// and .468 / 3,506: twice the tokens for two (whole) and 1.4 (per doc) times the hits;
-/// k = 15 adds half as many tokens again for .277 and .723.
+/// Ten pages: half as many find far fewer questions' evidence, and more add hits at a
+/// growing cost in tokens.
 pub const DEFAULT_FLAT_K: usize = 10;
-/// 2 roots: whole .106 / 9,388, against .064 / 4,666 for 1 and .128 / 15,337 for 3
-/// (per doc all counts tie at .55–.57, one root being all there is).
+/// Two roots: one finds fewer questions' evidence over the whole library, and three
+/// spend far more tokens for a few more hits (within one document the count makes no
+/// difference, one root being all there is).
 pub const DEFAULT_BRANCH_ROOTS: usize = 2;
-/// Width 3: the best hits per 1k tokens of the widths tried on the whole library
-/// (.170 / 9,503 = .0179; 2: .0146; 5: .0117); per doc .426 / 5,076.
+/// Width 3: the most hits for the tokens spent over the whole library; a narrower beam
+/// misses more, a wider one spends more tokens than its extra hits are worth.
 pub const DEFAULT_BEAM_WIDTH: usize = 3;
 /// The knee, the sensitive knee and the largest gap cut a curve of at most this many
 /// roots. Ten: at the dev splits' budgets the cap hardly decides which documents are
 /// searched (the curve's bend comes first), but over a large library a vague question's
 /// curve bends late, and every root kept is a document whose pages are ranked again.
-/// financebench-dev whole library (`--token-budget 2500`), 5 / 10 / 20 / 40 roots: knee
-/// .617 / .638 / .617 / .617 (opaque file names the same), sensitive knee and largest
-/// gap .596 at every cap, the gold filing in the first five .979 at every cap; with e5
-/// knee .553 / .532 / .532 / .532. xquad-dev (e5, 600 tokens), knee at 10 against 40:
-/// ru .933 / .935, es .971 / .971, en .980 / .982; sensitive knee ru .935 / .933, es
-/// .975 / .974, en .987 / .989. `bench-scale` at 100k nodes, 4 paired runs: knee 3.81
-/// -> 2.52 ms, sensitive knee 4.38 -> 2.63 (flat 2.14 / 2.15).
+/// A higher cap finds no more and makes those searches slower.
 pub const DEFAULT_MAX_ROOTS: usize = 10;
-/// 0.85: whole .234 / 15,852, the highest hit rate of any tree strategy under 20k
-/// tokens (1.0: .170 / 8,755; 0.7: .298 / 34,019); per doc .447 / 6,144.
+/// 0.85: the most hits of any tree strategy at a moderate cost in tokens; a lower
+/// sensitivity keeps more and finds more for far more tokens, a higher one spends less
+/// and finds less.
 pub const DEFAULT_SENSITIVITY: f32 = 0.85;
 /// The collapsed tree ranks as many nodes as the knee strategies start roots from.
 pub const DEFAULT_COLLAPSED_DEPTH: usize = 40;

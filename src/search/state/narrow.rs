@@ -9,12 +9,8 @@ use crate::store::{Candidates, ScoredNode, StoreError};
 use crate::tree::Node;
 
 /// How deep narrowing looks into a wide node's pages, in multiples of the pages it may
-/// keep. Two: at `--token-budget 2500` on financebench-dev every hit rate is the same
-/// as with four, with fewer tokens (whole library, MiniLM: knee 2,235 -> 2,158,
-/// largest gap 2,203 -> 2,099; told the filing: knee 2,054 -> 1,921; e5: branch .532 ->
-/// .553), xquad-dev is unchanged, and a 100k-node knee search takes about 4% less
-/// (`bench-scale`). One loses hits (whole library beam .596 -> .574, sensitive knee
-/// .596 -> .574).
+/// keep. Deeper finds no more than two does and spends more tokens and time; one loses
+/// hits.
 pub const NARROWING_DEPTH: usize = 2;
 
 impl SearchState<'_> {

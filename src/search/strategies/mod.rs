@@ -128,12 +128,8 @@ impl TreeStrategy {
 /// is lifted half by half to its pages' best similarities, so one whose pages are good by
 /// one half each can outrank the section of the one page that is good by both, and the
 /// tree then never reaches the page flat top-k ranks first. The tree still decides which
-/// documents: a best page from any document cost xquad-dev's Russian and Spanish
-/// libraries searched by MiniLM 14 and 9 hits of 4,284. Measured on financebench-dev with
-/// e5 and MiniLM together (2,500 tokens): whole library branch .638 → .660; told the
-/// filing branch .723 → .745, knee, sensitive knee and largest gap .702 → .723 (flat's
-/// .723); xquad-dev within two hits of 4,284 in every library, MiniLM's financebench
-/// figures unchanged.
+/// documents: taking a best page from any document lost hits in libraries of many
+/// short articles.
 async fn keep_the_best_page(
     search: &mut SearchState<'_>,
     chosen: &mut Vec<ScoredNode>,
