@@ -6,7 +6,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use pagetree::assets::Assets;
-use pagetree::chat::extractive::{answer, PageCandidates, RankedPage};
+use pagetree::chat::extractive::{answer, shortlist, PageCandidates, RankedPage};
 use pagetree::chat::layout::{read_layouts, text_in_rects, BoxRect};
 use pagetree::embed::SparseEmbedder;
 
@@ -60,7 +60,7 @@ fn every_quote_reads_back_from_its_boxes() {
             .iter()
             .map(|page| RankedPage { page, rank: 1.0 })
             .collect();
-        let answered = answer(&question, &sparse, &|_| None, &ranked);
+        let answered = answer(&shortlist(&question, &sparse, &ranked), &|_| None);
         if std::env::var_os("SHOW_ANSWERS").is_some() {
             eprintln!("Q: {question}\n{}", answered.checked.text);
         }
@@ -93,11 +93,13 @@ fn every_quote_reads_back_from_its_boxes() {
                 );
             } else {
                 rows += 1;
-                // A row is quoted as "label — header: value; …": every part is boxed.
+                // A row is quoted as "label — header: value; …", a group of columns as
+                // "group (header: value; …)": every part is boxed.
                 let (label, values) = passage.quote.rsplit_once(" — ").expect("a row");
                 let read = bare(&read);
                 assert!(read.contains(&bare(label)), "{read} lacks {label}");
-                for part in values.split("; ").flat_map(|cell| cell.split(": ")) {
+                let parts = values.replace(" (", ": ").replace(')', "");
+                for part in parts.split("; ").flat_map(|cell| cell.split(": ")) {
                     assert!(
                         read.contains(&bare(part)),
                         "{document} p.{}: {read} lacks {part} of {}",

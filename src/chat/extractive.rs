@@ -342,15 +342,37 @@ pub struct RankedPage<'a> {
 /// Passages scored by meaning as well: the best this many by words and kind.
 const SHORTLIST: usize = 40;
 
-/// The texts (see [`Candidate::match_text`]) of the passages whose meaning
-/// [`answer`] compares with the question's: the best by words and kind.
-pub fn shortlist(question: &str, sparse: &SparseEmbedder, pages: &[RankedPage<'_>]) -> Vec<String> {
+/// The passages of the found pages best by the question's words and what it asks for,
+/// scored once: [`answer`] compares their meaning with the question's and quotes the best.
+pub struct Shortlist<'a> {
+    asks: Asks,
+    pages: &'a [RankedPage<'a>],
+    scored: Vec<Scored<'a>>,
+}
+
+impl Shortlist<'_> {
+    /// The texts (see [`Candidate::match_text`]) whose meaning [`answer`] compares with
+    /// the question's, best by words first.
+    pub fn texts(&self) -> impl Iterator<Item = String> + '_ {
+        self.scored
+            .iter()
+            .map(|s| s.page.page.candidates[s.index].match_text())
+    }
+}
+
+/// The best [`SHORTLIST`] passages of `pages` by words and kind.
+pub fn shortlist<'a>(
+    question: &str,
+    sparse: &SparseEmbedder,
+    pages: &'a [RankedPage<'a>],
+) -> Shortlist<'a> {
     let asks = asks(question);
     let scored = lexical_scores(question, &asks, sparse, pages);
-    scored
-        .iter()
-        .map(|s| s.page.page.candidates[s.index].match_text())
-        .collect()
+    Shortlist {
+        asks,
+        pages,
+        scored,
+    }
 }
 
 struct Scored<'a> {
@@ -441,17 +463,17 @@ fn lexical_scores<'a>(
     scored
 }
 
-/// Scores the passages of `pages` against the question (their similarity of meaning
-/// to it given for the [`shortlist`]ed ones, by match text) and quotes the best two or
-/// three.
+/// Scores the [`shortlist`]ed passages against the question (`similarity` gives their
+/// similarity of meaning to it, by match text) and quotes the best two or three.
 pub fn answer(
-    question: &str,
-    sparse: &SparseEmbedder,
+    shortlist: &Shortlist<'_>,
     similarity: &dyn Fn(&str) -> Option<f32>,
-    pages: &[RankedPage<'_>],
 ) -> ExtractiveAnswer {
-    let asks = asks(question);
-    let scored = lexical_scores(question, &asks, sparse, pages);
+    let Shortlist {
+        asks,
+        pages,
+        scored,
+    } = shortlist;
     let similarities: Vec<f32> = scored
         .iter()
         .map(|s| similarity(&s.page.page.candidates[s.index].match_text()).unwrap_or(0.0))
@@ -571,21 +593,17 @@ mod tests {
             &sparse,
         );
         let question = "What was the FY2017 purchases of property, plant and equipment?";
-        let answer = answer(
-            question,
-            &sparse,
-            &|_| None,
-            &[
-                RankedPage {
-                    page: &statement,
-                    rank: 1.0,
-                },
-                RankedPage {
-                    page: &other,
-                    rank: 0.5,
-                },
-            ],
-        );
+        let pages = [
+            RankedPage {
+                page: &statement,
+                rank: 1.0,
+            },
+            RankedPage {
+                page: &other,
+                rank: 0.5,
+            },
+        ];
+        let answer = answer(&shortlist(question, &sparse, &pages), &|_| None);
         assert!(answer.answered, "{}", answer.checked.text);
         assert_eq!(
             answer.passages[0].quote,
@@ -605,15 +623,11 @@ mod tests {
             &sparse,
         );
         let question = "Who is the chief executive officer?";
-        let answer = answer(
-            question,
-            &sparse,
-            &|_| None,
-            &[RankedPage {
-                page: &unrelated,
-                rank: 1.0,
-            }],
-        );
+        let pages = [RankedPage {
+            page: &unrelated,
+            rank: 1.0,
+        }];
+        let answer = answer(&shortlist(question, &sparse, &pages), &|_| None);
         assert!(!answer.answered);
         assert!(
             answer.checked.text.contains(NOTHING_ANSWERS),
@@ -645,7 +659,7 @@ mod tests {
             question_for_passages(question, &pages),
             "what is the year end FY2018 amount of accounts payable for"
         );
-        let answer = answer(question, &sparse, &|_| None, &pages);
+        let answer = answer(&shortlist(question, &sparse, &pages), &|_| None);
         assert!(
             answer.passages[0].quote.starts_with("Accounts payable"),
             "{}",

@@ -16,6 +16,9 @@ const HEADER_ROWS_UP: usize = 40;
 /// How far above a row of column headers the headers of groups of columns are looked
 /// for ("Three Months Ended" over "2023  2022"), in rows.
 const GROUP_HEADER_ROWS_UP: usize = 3;
+/// How far a group's header may sit from the middle of its columns, as a share of half
+/// the narrowest column spacing: headers are centred, give or take a little.
+const GROUP_CENTRING: f32 = 0.75;
 /// Most values of a row that are shown.
 const MAX_ROW_VALUES: usize = 8;
 
@@ -577,7 +580,24 @@ fn group_headers(
                     .min_by(|&a, &b| distance(a, value).total_cmp(&distance(b, value)))
             })
             .collect();
-        levels.push(level);
+        // A group's header is centred over its columns; a text over one column of the
+        // group nearest to it is the first line of that column's own header
+        // ("Operating" over "Income (Loss)").
+        let centred = over.iter().all(|&i| {
+            let centres = values
+                .iter()
+                .zip(&level)
+                .filter(|&(_, &group)| group == i)
+                .map(|(value, _)| value.center_x());
+            let (low, high) =
+                centres.fold((f32::MAX, f32::MIN), |(lo, hi), c| (lo.min(c), hi.max(c)));
+            low <= high
+                && (fragments[i].rect.center_x() - (low + high) / 2.0).abs()
+                    <= GROUP_CENTRING * reach
+        });
+        if centred {
+            levels.push(level);
+        }
     }
     levels
 }
@@ -875,8 +895,8 @@ mod tests {
         let page = layout(&[
             &[(10.0, "($ million)")],
             &[
-                (250.0, "Three Months Ended June 30"),
-                (430.0, "Twelve Months Ended June 30"),
+                (225.0, "Three Months Ended June 30"),
+                (405.0, "Twelve Months Ended June 30"),
             ],
             &[
                 (220.0, "Flexibles"),
@@ -915,6 +935,50 @@ mod tests {
         assert!(
             boxed.contains("Twelve") && boxed.contains("Rigid"),
             "{boxed}"
+        );
+    }
+
+    #[test]
+    fn the_first_line_of_one_columns_header_is_not_a_group_header() {
+        // 3M's segment table: "Operating" over "Income (Loss)" only, each year centred
+        // over its three columns.
+        let page = layout(&[
+            &[(292.5, "2022"), (472.5, "2021")],
+            &[(340.0, "Operating"), (520.0, "Operating")],
+            &[
+                (230.0, "Net Sales"),
+                (290.0, "% of Total"),
+                (340.0, "Income (Loss)"),
+                (410.0, "Net Sales"),
+                (470.0, "% of Total"),
+                (520.0, "Income (Loss)"),
+            ],
+            &[
+                (10.0, "Corporate and Unallocated"),
+                (240.0, "4"),
+                (300.0, "—"),
+                (350.0, "1,519"),
+                (420.0, "2"),
+                (480.0, "—"),
+                (530.0, "(176)"),
+            ],
+        ]);
+        let rows: Vec<Candidate> = from_layout(&page)
+            .into_iter()
+            .filter(|c| c.kind == PassageKind::Row)
+            .collect();
+        assert_eq!(rows.len(), 1, "{rows:#?}");
+        let groups: Vec<Option<&str>> = rows[0].cells.iter().map(|c| c.group.as_deref()).collect();
+        assert_eq!(
+            groups,
+            [
+                Some("2022"),
+                Some("2022"),
+                Some("2022"),
+                Some("2021"),
+                Some("2021"),
+                Some("2021")
+            ]
         );
     }
 

@@ -91,8 +91,9 @@ impl Library {
                 .map_err(|err| crate::embed::EmbedError::Inference(err.to_string()))??;
         // Only the passages best by words are compared by meaning: embedding every
         // passage of ten pages would take seconds.
-        let wanted: Vec<String> = extractive::shortlist(question, &sparse, &ranked)
-            .into_iter()
+        let shortlist = extractive::shortlist(question, &sparse, &ranked);
+        let wanted: Vec<String> = shortlist
+            .texts()
             .filter(|text| !cache.vectors.contains_key(text))
             .collect();
         let embedded = if wanted.is_empty() {
@@ -129,7 +130,7 @@ impl Library {
                         .sum::<f32>()
                 })
         };
-        Ok(extractive::answer(question, &sparse, &similarity, &ranked))
+        Ok(extractive::answer(&shortlist, &similarity))
     }
 
     /// The passages of `pages`, with vectors in `language`'s BM25 and the library's
