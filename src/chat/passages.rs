@@ -492,6 +492,7 @@ fn headers_above(
     values: &[BoxRect],
 ) -> Vec<Vec<usize>> {
     let none = vec![Vec::new(); values.len()];
+    let reach = column_reach(values);
     for above in (at.saturating_sub(HEADER_ROWS_UP)..at).rev() {
         if parts[above].is_some() {
             continue;
@@ -501,7 +502,6 @@ fn headers_above(
             // Prose: the table started below it.
             return none;
         }
-        let reach = column_reach(values);
         let over = |value: &BoxRect| {
             row.iter()
                 .copied()

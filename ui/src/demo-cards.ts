@@ -5,6 +5,7 @@
 
 import type { DocumentCard, DocumentKind, QuestionAnalysis } from './api';
 import { CARD_FIELDS, emptyCard, KIND_LABELS, KINDS } from './card';
+import { escapeRegExp } from './highlight';
 
 const FIELD_LIST = 'title, organization, aliases, kind, fiscal_year, fiscal_quarter, period_end and date';
 
@@ -94,10 +95,6 @@ const KIND_WORDS: [RegExp, DocumentKind][] = [
   [/\b8-?k\b/i, 'current-report'],
   [/\bearnings release\b|\bpress release\b/i, 'earnings-release'],
 ];
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 function namesIn(question: string, card: DocumentCard): boolean {
   const names = [card.organization, ...card.aliases].filter((n): n is string => Boolean(n));

@@ -94,6 +94,11 @@ export type TextPart = { text: string; mark: boolean };
 
 export type TextRange = { start: number; end: number };
 
+/** `text` with every character a regular expression reads as syntax escaped. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** The page text cut around the ranges (in order, not overlapping), to render with `<mark>`. */
 export function markRanges(text: string, ranges: readonly TextRange[]): TextPart[] {
   const parts: TextPart[] = [];

@@ -2,7 +2,7 @@
 // viewer draws their boxes (PDF points from the page's top-left) over the page image.
 
 import type { Citation, Passage, PassageBoxes } from './api';
-import type { TextRange } from './highlight';
+import { escapeRegExp, type TextRange } from './highlight';
 
 /** The passage a citation of `quote` (the answer's text before it) stands for, if any. */
 export function passageFor(passages: readonly Passage[], citation: Citation, quote: string): Passage | undefined {
@@ -38,16 +38,12 @@ const VALUE_REACH = 400;
 
 /** `text` as a pattern that matches it with any spacing between its words. */
 function spaced(text: string): RegExp {
-  const words = text
-    .trim()
-    .split(/\s+/)
-    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(words.join('\\s+'), 'g');
+  return new RegExp(text.trim().split(/\s+/).map(escapeRegExp).join('\\s+'));
 }
 
 /** A table value as printed, not inside a longer figure: "897" is not the end of "1,897". */
 function valuePattern(value: string): RegExp {
-  const escaped = value.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRegExp(value.trim());
   // A currency sign may stand apart from its figure ("$ 5,363").
   const figure = escaped.replace(/^(\\\$|€|£)/, '$1\\s*');
   return new RegExp(`(?<![\\d.,])${figure}(?![.,]?\\d)`);
