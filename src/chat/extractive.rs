@@ -46,6 +46,10 @@ pub struct Passage {
     /// them in the page's text with the row's label.
     #[serde(default)]
     pub values: Vec<String>,
+    /// A row's label as printed (none for a sentence): the quote cannot be split to
+    /// find it, since a label may itself hold " — ".
+    #[serde(default)]
+    pub label: Option<String>,
 }
 
 /// One page's passages, ready to be scored against questions (built once, used by any
@@ -543,6 +547,7 @@ pub fn answer(
                 score: *value,
                 boxes,
                 values: candidate.cells.iter().map(|c| c.value.clone()).collect(),
+                label: (candidate.kind == PassageKind::Row).then(|| candidate.text.clone()),
             }
         })
         .collect();
@@ -608,6 +613,10 @@ mod tests {
         assert_eq!(
             answer.passages[0].quote,
             "Purchases of property, plant and equipment (PP&E) — 2017: (1,373); 2018: (1,577); 2016: (1,420)"
+        );
+        assert_eq!(
+            answer.passages[0].label.as_deref(),
+            Some("Purchases of property, plant and equipment (PP&E)")
         );
         assert!(answer.checked.text.contains("[A p.60]"));
         assert!(answer.passages.len() <= QUOTES);

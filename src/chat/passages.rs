@@ -209,7 +209,9 @@ pub fn from_layout(layout: &PageLayout) -> Vec<Candidate> {
         }
         flow.push((glyph.ch, glyph.rect.map(|_| index)));
     }
-    candidates.extend(sentences(&flow));
+    candidates.extend(sentences(&flow, &|index| {
+        layout.glyphs.get(index).and_then(|g| g.rect)
+    }));
     candidates
 }
 
@@ -263,7 +265,7 @@ pub fn from_text(text: &str) -> Vec<Candidate> {
         }
         flow.push(('\n', None));
     }
-    candidates.extend(sentences(&flow));
+    candidates.extend(sentences(&flow, &|_| None));
     candidates
 }
 
@@ -379,6 +381,11 @@ fn row_parts(row: &[usize], fragments: &[Fragment]) -> Option<RowParts> {
                 continue;
             }
         }
+        // A year first on the line labels its row (a table with a row a year).
+        if label.is_empty() && values.is_empty() && is_plain_year(text) {
+            label.push(index);
+            continue;
+        }
         if is_value(text) {
             if label.is_empty() {
                 return None;
@@ -390,9 +397,22 @@ fn row_parts(row: &[usize], fragments: &[Fragment]) -> Option<RowParts> {
             label.extend(pending_sign.take());
             label.push(index);
         } else {
-            // Text after the values: another table beside this one, left out.
+            // Text after the values: another table beside this one, left out; unless
+            // the label is running text, when the line is two columns of prose (one
+            // ending where a figure starts the other), no row.
+            if label.iter().any(|&i| is_running_text(&fragments[i].text)) {
+                return None;
+            }
             break;
         }
+    }
+    // A run of prose before the label is the column beside a chart or a table, not
+    // part of the label: the row starts after it, and the prose stays in its sentence.
+    if let Some(last_prose) = label[..label.len().saturating_sub(1)]
+        .iter()
+        .rposition(|&i| is_running_text(&fragments[i].text))
+    {
+        label.drain(..=last_prose);
     }
     let label_text: String = label
         .iter()
@@ -400,10 +420,11 @@ fn row_parts(row: &[usize], fragments: &[Fragment]) -> Option<RowParts> {
         .collect::<Vec<_>>()
         .join(" ");
     let letters = label_text.chars().filter(|c| c.is_alphabetic()).count();
+    let labelled = letters >= 3 || (is_plain_year(&label_text) && values.len() >= 2);
     let all_years = values
         .iter()
         .all(|v| v.iter().all(|&i| is_plain_year(&fragments[i].text)));
-    if values.is_empty() || letters < 3 || all_years || word_count(&label_text) > 30 {
+    if values.is_empty() || !labelled || all_years || word_count(&label_text) > 30 {
         return None;
     }
     Some((label, values))
@@ -602,6 +623,16 @@ fn group_headers(
     levels
 }
 
+/// Prose rather than a label: several words, most of them running (lower-case) words.
+fn is_running_text(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let running = words
+        .iter()
+        .filter(|w| w.chars().next().is_some_and(char::is_lowercase) && w.chars().count() >= 2)
+        .count();
+    words.len() >= 6 && running >= 3 && running * 2 >= words.len()
+}
+
 /// A fragment that can head a column: a few words or a year, not a figure or a
 /// currency sign (a row of totals without a label is not the header of the rows under
 /// it).
@@ -630,15 +661,28 @@ fn column_reach(values: &[BoxRect]) -> f32 {
 
 /// Sentences of a flow of characters (`\u{1}` marks where a table row was taken out),
 /// each with its glyphs.
-fn sentences(flow: &[(char, Option<usize>)]) -> Vec<Candidate> {
+fn sentences(
+    flow: &[(char, Option<usize>)],
+    rect: &dyn Fn(usize) -> Option<BoxRect>,
+) -> Vec<Candidate> {
     // Lines, then paragraphs: a line break inside a sentence joins, one after a
     // sentence's end or after a heading splits.
     let mut lines: Vec<Vec<(char, Option<usize>)>> = vec![Vec::new()];
     for &(ch, glyph) in flow {
         match ch {
+            // The line break after a taken-out row's text is the row's, not a blank line.
+            '\n' if lines.last().is_some_and(Vec::is_empty)
+                && lines.len() >= 2
+                && lines[lines.len() - 2] == [('\u{1}', None)] => {}
             '\n' => lines.push(Vec::new()),
             '\u{1}' => {
-                lines.push(vec![('\u{1}', None)]);
+                // Rows taken out one after another are one break.
+                if lines.last().is_some_and(Vec::is_empty) {
+                    lines.pop();
+                }
+                if lines.last().is_none_or(|line| *line != [('\u{1}', None)]) {
+                    lines.push(vec![('\u{1}', None)]);
+                }
                 lines.push(Vec::new());
             }
             _ => {
@@ -649,12 +693,38 @@ fn sentences(flow: &[(char, Option<usize>)]) -> Vec<Candidate> {
         }
     }
     let mut paragraphs: Vec<Vec<(char, Option<usize>)>> = vec![Vec::new()];
+    let mut previous_shape: Option<LineShape> = None;
+    let mut row_taken = false;
     for line in lines {
         let text: String = line.iter().map(|(c, _)| *c).collect();
         let text = text.trim();
-        if text.is_empty() || text == "\u{1}" {
-            paragraphs.push(Vec::new());
+        if text == "\u{1}" {
+            row_taken = true;
             continue;
+        }
+        // Spaces between a row's taken-out texts are the row's too.
+        if text.is_empty() && !row_taken {
+            paragraphs.push(Vec::new());
+            previous_shape = None;
+        }
+        if text.is_empty() {
+            continue;
+        }
+        let shape = LineShape::of(&line, rect);
+        let above = std::mem::replace(&mut previous_shape, shape);
+        // A table row taken out between two lines ends the paragraph, unless the
+        // second line sits right under the first: then the row was beside them (a
+        // chart's labels beside prose) and the sentence goes on.
+        if std::mem::take(&mut row_taken) {
+            let beside = match (above, shape) {
+                (Some(above), Some(shape)) => {
+                    shape.top >= above.top && !above.set_apart_from(&shape)
+                }
+                _ => false,
+            };
+            if !beside {
+                paragraphs.push(Vec::new());
+            }
         }
         let Some(paragraph) = paragraphs.last_mut() else {
             continue;
@@ -663,8 +733,20 @@ fn sentences(flow: &[(char, Option<usize>)]) -> Vec<Candidate> {
         let previous = previous.trim_end();
         let ends = previous.ends_with(['.', '!', '?', ':', ';']);
         let starts_low = text.chars().next().is_some_and(|c| c.is_lowercase());
-        let heading = !previous.is_empty() && !ends && word_count(last_line(previous)) <= 6;
-        if !previous.is_empty() && (ends || heading) && !starts_low {
+        let short = word_count(last_line(previous)) <= 6;
+        // A short line is a heading when it stands alone; within a paragraph it is a
+        // narrow column's line, unless the type or the spacing sets it apart. Without
+        // boxes (or across columns) shortness alone has to tell.
+        let heading = !previous.is_empty()
+            && !ends
+            && match (above, shape) {
+                (Some(above), Some(shape)) if shape.top >= above.top => {
+                    (short && !previous.contains('\n')) || above.set_apart_from(&shape)
+                }
+                _ => short,
+            };
+        let bullet = text.starts_with(['•', '●', '▪', '◦', '■', '–', '-', '*', '·']);
+        if !previous.is_empty() && (ends || heading || bullet) && !starts_low {
             paragraphs.push(line);
             continue;
         }
@@ -703,6 +785,39 @@ fn sentences(flow: &[(char, Option<usize>)]) -> Vec<Candidate> {
         }
     }
     out
+}
+
+/// A line's type size (its glyphs' median height) and its top and bottom on the page.
+#[derive(Debug, Clone, Copy)]
+struct LineShape {
+    size: f32,
+    top: f32,
+    bottom: f32,
+}
+
+impl LineShape {
+    fn of(line: &[(char, Option<usize>)], rect: &dyn Fn(usize) -> Option<BoxRect>) -> Option<Self> {
+        let rects: Vec<BoxRect> = line
+            .iter()
+            .filter(|(c, _)| c.is_alphanumeric())
+            .filter_map(|(_, g)| g.and_then(rect))
+            .collect();
+        let mut heights: Vec<f32> = rects.iter().map(|r| r.height).collect();
+        heights.sort_by(f32::total_cmp);
+        let size = *heights.get(heights.len() / 2)?;
+        Some(Self {
+            size,
+            top: rects.iter().map(|r| r.y).fold(f32::MAX, f32::min),
+            bottom: rects.iter().map(BoxRect::bottom).fold(f32::MIN, f32::max),
+        })
+    }
+
+    /// True when `below` is set in another size, or after more space than lines of
+    /// one paragraph leave between them.
+    fn set_apart_from(&self, below: &LineShape) -> bool {
+        let size = self.size.max(below.size).max(1.0);
+        (self.size - below.size).abs() > 0.15 * size || below.top - self.bottom > 0.8 * size
+    }
 }
 
 fn last_line(text: &str) -> &str {
@@ -780,18 +895,31 @@ mod tests {
 
     /// A page laid out from lines of (x, text) pieces, 12 pt apart.
     fn layout(lines: &[&[(f32, &str)]]) -> PageLayout {
+        let placed: Vec<PlacedLine<'_>> = lines
+            .iter()
+            .enumerate()
+            .map(|(row, pieces)| (100.0 + 12.0 * row as f32, 10.0, *pieces))
+            .collect();
+        layout_at(&placed)
+    }
+
+    /// A line's y, its type size and its (x, text) pieces.
+    type PlacedLine<'a> = (f32, f32, &'a [(f32, &'a str)]);
+
+    /// A page laid out from lines of (x, text) pieces, each at its y and in its type
+    /// size (glyphs half as wide as high).
+    fn layout_at(lines: &[PlacedLine<'_>]) -> PageLayout {
         let mut glyphs = Vec::new();
-        for (row, pieces) in lines.iter().enumerate() {
-            let y = 100.0 + 12.0 * row as f32;
+        for &(y, size, pieces) in lines {
             for (x, text) in pieces.iter() {
                 for (i, ch) in text.chars().enumerate() {
                     glyphs.push(Glyph {
                         ch,
                         rect: (!ch.is_whitespace()).then_some(BoxRect {
-                            x: x + 5.0 * i as f32,
+                            x: x + 0.5 * size * i as f32,
                             y,
-                            width: 4.5,
-                            height: 10.0,
+                            width: 0.45 * size,
+                            height: size,
                         }),
                     });
                 }
@@ -1024,6 +1152,99 @@ mod tests {
         assert_eq!(
             candidates[0].glyphs.len(),
             texts[0].chars().filter(|c| !c.is_whitespace()).count()
+        );
+    }
+
+    #[test]
+    fn a_narrow_columns_lines_join_whatever_they_start_with() {
+        let page = layout_at(&[
+            (80.0, 14.0, &[(10.0, "Older Americans more critical")]),
+            (100.0, 10.0, &[(10.0, "Most adults view China")]),
+            (112.0, 10.0, &[(10.0, "unfavorably, and those ages")]),
+            (124.0, 10.0, &[(10.0, "50 and older are the most")]),
+            (136.0, 10.0, &[(10.0, "critical of all groups.")]),
+            (160.0, 10.0, &[(10.0, "Sources and methods")]),
+            (172.0, 10.0, &[(10.0, "Surveys were held in June.")]),
+        ]);
+        let texts: Vec<String> = from_layout(&page).into_iter().map(|c| c.text).collect();
+        assert_eq!(
+            texts,
+            [
+                "Most adults view China unfavorably, and those ages 50 and older are the most critical of all groups.",
+                // A short line standing alone is still a heading.
+                "Surveys were held in June.",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_charts_labels_beside_prose_are_a_row_and_leave_the_prose_whole() {
+        let page = layout(&[
+            &[(10.0, "Republicans are far more critical of it than")],
+            &[
+                (10.0, "Democrats of how China has handled the"),
+                (300.0, "Rep/Lean Rep"),
+                (400.0, "82"),
+                (440.0, "15"),
+            ],
+            &[(10.0, "outbreak, the survey finds.")],
+        ]);
+        let candidates = from_layout(&page);
+        let quotes: Vec<String> = candidates.iter().map(|c| c.quote(&[])).collect();
+        assert_eq!(
+            quotes,
+            [
+                "Rep/Lean Rep — 82; 15",
+                "Republicans are far more critical of it than Democrats of how China has handled the outbreak, the survey finds.",
+            ]
+        );
+    }
+
+    #[test]
+    fn two_columns_of_prose_are_no_row_where_a_figure_starts_the_second() {
+        // pdfium reads the left column, then the right.
+        let page = layout_at(&[
+            (
+                100.0,
+                10.0,
+                &[(10.0, "The model is trained on reviews and then")],
+            ),
+            (
+                112.0,
+                10.0,
+                &[(10.0, "tested on the held out users of each set.")],
+            ),
+            (
+                100.0,
+                10.0,
+                &[(300.0, "3.3"), (330.0, "Datasets and their sizes")],
+            ),
+        ]);
+        let candidates = from_layout(&page);
+        assert!(
+            candidates.iter().all(|c| c.kind == PassageKind::Sentence),
+            "{candidates:?}"
+        );
+        assert_eq!(
+            candidates[0].text,
+            "The model is trained on reviews and then tested on the held out users of each set."
+        );
+    }
+
+    #[test]
+    fn a_year_first_on_its_line_labels_a_row() {
+        let page = layout(&[
+            &[(10.0, "Year"), (100.0, "Ada"), (150.0, "Lima")],
+            &[(10.0, "1990"), (100.0, "4,225"), (150.0, "389")],
+            &[(10.0, "2000"), (100.0, "4,410"), (150.0, "150")],
+        ]);
+        let quotes: Vec<String> = from_layout(&page).iter().map(|c| c.quote(&[])).collect();
+        assert_eq!(
+            quotes,
+            [
+                "1990 — Ada: 4,225; Lima: 389",
+                "2000 — Ada: 4,410; Lima: 150"
+            ]
         );
     }
 

@@ -402,7 +402,12 @@ boxes: PassageBoxes | null,
  * A row's values as printed, left to right (none for a sentence): the viewer marks
  * them in the page's text with the row's label.
  */
-values: Array<string>, };
+values: Array<string>, 
+/**
+ * A row's label as printed (none for a sentence): the quote cannot be split to
+ * find it, since a label may itself hold " — ".
+ */
+label: string | null, };
 
 /**
  * What checking an answer's figures found.

@@ -50,12 +50,20 @@ function valuePattern(value: string): RegExp {
 }
 
 /**
- * Where in a page's text a row passage ("label — header: value; …") is: its label, found
- * with any spacing, then each of its `values` in order after it (a currency sign may
- * stand apart from its figure). Empty when the label is not there.
+ * A row passage's label: the one it carries, else (a passage kept from before passages
+ * carried it) its quote's text before " — ".
  */
-export function rowRanges(pageText: string, quote: string, values: readonly string[]): TextRange[] {
-  const label = quote.split(' — ')[0]?.trim() ?? '';
+export function rowLabel(passage: Pick<Passage, 'quote' | 'label'>): string {
+  return (passage.label ?? passage.quote.split(' — ')[0] ?? '').trim();
+}
+
+/**
+ * Where in a page's text a row passage is: its label, found with any spacing, then each
+ * of its `values` in order after it (a currency sign may stand apart from its figure).
+ * Empty when the label is not there.
+ */
+export function rowRanges(pageText: string, label: string, values: readonly string[]): TextRange[] {
+  label = label.trim();
   if (label === '') return [];
   const found = spaced(label).exec(pageText);
   if (!found) return [];

@@ -9,7 +9,7 @@ import { h, replace } from '../dom';
 import { documentFor, stem } from '../format';
 import { bestSentence, markRanges } from '../highlight';
 import { labelsByPage, pageInWords } from '../page-labels';
-import { boxStyles, rowRanges } from '../passages';
+import { boxStyles, rowLabel, rowRanges } from '../passages';
 import { closeDialog, openDialog } from './dialogs';
 
 export interface PageTarget {
@@ -234,7 +234,7 @@ async function show(target: PageTarget): Promise<void> {
       replace(els.text, h('p', { class: 'muted' }, 'This page has no text layer (a scanned image?).'));
     } else {
       const passage = target.passage;
-      const row = passage?.kind === 'row' ? rowRanges(pageText, passage.quote, passage.values) : [];
+      const row = passage?.kind === 'row' ? rowRanges(pageText, rowLabel(passage), passage.values) : [];
       const sentence = row.length === 0 && target.quote ? bestSentence(pageText, target.quote) : null;
       const ranges = row.length > 0 ? row : sentence ? [sentence] : [];
       const parts = markRanges(pageText, ranges);
