@@ -805,10 +805,11 @@ impl LineShape {
         let mut heights: Vec<f32> = rects.iter().map(|r| r.height).collect();
         heights.sort_by(f32::total_cmp);
         let size = *heights.get(heights.len() / 2)?;
+        let span = rects.iter().copied().reduce(|a, b| a.union(&b))?;
         Some(Self {
             size,
-            top: rects.iter().map(|r| r.y).fold(f32::MAX, f32::min),
-            bottom: rects.iter().map(BoxRect::bottom).fold(f32::MIN, f32::max),
+            top: span.y,
+            bottom: span.bottom(),
         })
     }
 
