@@ -55,8 +55,11 @@ pub(crate) fn find_citations(text: &str) -> Vec<(std::ops::Range<usize>, Vec<Cit
         let citations: Vec<Citation> = inner.split(';').filter_map(parse_one).flatten().collect();
         if !citations.is_empty() && inner.split(';').all(|part| parse_one(part).is_some()) {
             found.push((open..close + 1, citations));
+            // Citations do not overlap: a bracket inside this one is part of it.
+            search_from = close + 1;
+        } else {
+            search_from = open + 1;
         }
-        search_from = open + 1;
     }
     found
 }
@@ -198,6 +201,15 @@ mod tests {
         );
         assert_eq!(found[1].1.len(), 3);
         assert_eq!(found[1].1[0].document, "3M_2018_10K");
+    }
+
+    #[test]
+    fn a_quoted_bracket_that_reads_as_a_citation_is_checked_once() {
+        // A quote's unclosed bracket runs to the citation's closing one: the two
+        // brackets found must not overlap.
+        let checked = check("- \"Fees [Ada p.2\" [BOEING_2022_10K p.34]\n", &context());
+        assert!(checked.text.starts_with("- \"Fees"), "{}", checked.text);
+        assert_eq!(find_citations(&checked.text).len(), checked.citations.len());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! its page and where it is on the page.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use qdrant_edge::SparseVector;
 use serde::{Deserialize, Serialize};
@@ -64,7 +65,7 @@ pub struct PageCandidates {
     sparse: Vec<SparseVector>,
     /// The words its document's card names the organisation by (lowercase): once the
     /// document is found they tell nothing about which of its passages answers.
-    pub organisation_words: Vec<String>,
+    pub organisation_words: Arc<[String]>,
 }
 
 impl PageCandidates {
@@ -95,7 +96,7 @@ impl PageCandidates {
             layout,
             candidates,
             sparse: sparse_vectors,
-            organisation_words: Vec::new(),
+            organisation_words: Arc::default(),
         })
     }
 }
@@ -252,7 +253,7 @@ pub fn question_for_passages(question: &str, pages: &[RankedPage<'_>]) -> String
 
 /// The words of an organisation's name and aliases, lowercase, as
 /// [`PageCandidates::organisation_words`] holds them.
-pub fn organisation_words(card: &crate::card::DocumentCard) -> Vec<String> {
+pub fn organisation_words(card: &crate::card::DocumentCard) -> Arc<[String]> {
     let mut words: Vec<String> = card
         .organization
         .iter()
@@ -263,7 +264,7 @@ pub fn organisation_words(card: &crate::card::DocumentCard) -> Vec<String> {
         .collect();
     words.sort_unstable();
     words.dedup();
-    words
+    words.into()
 }
 
 /// How well a passage carries the kind of thing asked, 0–1.

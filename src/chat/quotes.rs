@@ -151,7 +151,7 @@ impl Library {
         let pdfium = self.assets()?.pdfium_library.clone();
         let mut layouts: HashMap<(i64, u32), PageLayout> = HashMap::new();
         let mut names: HashMap<i64, String> = HashMap::new();
-        let mut organisations: HashMap<i64, Vec<String>> = HashMap::new();
+        let mut organisations: HashMap<i64, Arc<[String]>> = HashMap::new();
         for (doc, numbers) in &by_document {
             let document = self.catalog().resolve(&doc.to_string()).await?;
             names.insert(*doc, document_name(&document.file_name).to_string());
