@@ -165,7 +165,7 @@ pub fn label_citations(citations: &mut [Citation], pages: &[crate::search::Conte
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn context() -> HashSet<(String, u32)> {
@@ -267,5 +267,48 @@ mod tests {
         assert_eq!(shown, vec!["p. 47 · PDF page 52", "p.3", "p.4"]);
         assert_eq!(citations[1].page_label.as_deref(), Some("3"));
         assert_eq!(citations[2].page_label, None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_answer_is_checked_without_panic_into_known_citations(
+            answer in answer_like_text()
+        ) {
+            let found = find_citations(&answer);
+            for pair in found.windows(2) {
+                proptest::prop_assert!(pair[0].0.end <= pair[1].0.start, "{found:?}");
+            }
+            let checked = check(&answer, &context());
+            for citation in &checked.citations {
+                proptest::prop_assert!(
+                    context().contains(&(citation.document.to_lowercase(), citation.page)),
+                    "{citation:?} kept from {answer:?}"
+                );
+            }
+        }
+    }
+
+    /// Text shaped like a model's answer: words, figures, brackets, citations of pages in
+    /// and out of a context, page markers and letters of more than one byte, in any order.
+    pub(crate) fn answer_like_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::{prop_oneof, Just, Strategy};
+        let piece = prop_oneof![
+            Just("[".to_string()),
+            Just("]".to_string()),
+            Just("[BOEING_2022_10K p.34]".to_string()),
+            Just("[3M_2018_10K pp.60-61; BOEING_2022_10K p.35]".to_string()),
+            Just("[Other p.2]".to_string()),
+            Just(" p.".to_string()),
+            Just(" page 7".to_string()),
+            Just(";".to_string()),
+            Just(". ".to_string()),
+            Just("\n".to_string()),
+            Just("12,345".to_string()),
+            Just("$1.5 million".to_string()),
+            Just("21.4%".to_string()),
+            Just(" [?]".to_string()),
+            "[a-zA-Zé€ё0-9 .,%$()-]{0,8}",
+        ];
+        proptest::collection::vec(piece, 0..24).prop_map(|pieces| pieces.concat())
     }
 }

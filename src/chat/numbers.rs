@@ -241,4 +241,19 @@ mod tests {
         assert_eq!(found[0].value, 1.6e9);
         assert_eq!(found[1].value, 250e6);
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_answer_is_marked_without_panic_and_only_by_what_it_reports(
+            answer in crate::chat::citations::tests::answer_like_text(),
+            page in crate::chat::citations::tests::answer_like_text(),
+        ) {
+            let (marked, check) = check_numbers(&answer, &|_| Some(page.clone()));
+            proptest::prop_assert!(check.missing.len() <= check.checked);
+            proptest::prop_assert_eq!(
+                marked.matches(UNCHECKED_MARK).count(),
+                answer.matches(UNCHECKED_MARK).count() + check.missing.len()
+            );
+        }
+    }
 }

@@ -1272,4 +1272,22 @@ mod tests {
         assert_eq!(years_in("FY2018 and FY22, 2019"), vec![2018, 2022, 2019]);
         assert_eq!(years_in("page 1234 of 12,000"), Vec::<u16>::new());
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_gives_passages_of_more_than_a_word(
+            lines in proptest::collection::vec(
+                "[A-Za-zéё]{1,9}( [A-Za-z0-9.,$%()-]{1,9}){0,9}[.:]?|[0-9,.() $%-]{1,20}",
+                0..12,
+            )
+        ) {
+            for candidate in from_text(&lines.join("\n")) {
+                let quote = candidate.quote(&[]);
+                proptest::prop_assert!(
+                    quote.split_whitespace().count() >= 2,
+                    "{quote:?} from {lines:?}"
+                );
+            }
+        }
+    }
 }
