@@ -8,6 +8,7 @@ import { state, setDocuments } from '../app';
 import { h, replace } from '../dom';
 import { documentFor, stem } from '../format';
 import { bestSentence, markRanges } from '../highlight';
+import { reflow } from '../reflow';
 import { labelsByPage, pageInWords } from '../page-labels';
 import { boxStyles, rowLabel, rowRanges } from '../passages';
 import { closeDialog, openDialog } from './dialogs';
@@ -229,7 +230,8 @@ async function show(target: PageTarget): Promise<void> {
     problems.push('image');
   }
   if (text.status === 'fulfilled') {
-    const pageText = text.value;
+    // Offsets are kept: the passage's marks fall on the same characters either way.
+    const pageText = reflow(text.value);
     if (pageText.trim() === '') {
       replace(els.text, h('p', { class: 'muted' }, 'This page has no text layer (a scanned image?).'));
     } else {
