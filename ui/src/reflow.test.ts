@@ -18,7 +18,8 @@ describe('reflow', () => {
       '(6) (5) (6)',
       '- first item',
       'Results:',
-      'approved by a majority',
+      'approved by a majority of the informa-',
+      'tion given,',
       '',
       'next paragraph.',
     ].join('\n');
