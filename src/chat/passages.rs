@@ -194,6 +194,7 @@ pub fn from_layout(layout: &PageLayout) -> Vec<Candidate> {
     let fragments = fragments(layout);
     let rows = rows(&fragments);
     let (mut candidates, used) = table_rows(&rows, &fragments);
+    candidates.retain(|row| !is_running_page_number(row, layout));
     let used: HashSet<usize> = used
         .into_iter()
         .flat_map(|f| fragments[f].glyphs.iter().copied())
@@ -217,6 +218,23 @@ pub fn from_layout(layout: &PageLayout) -> Vec<Candidate> {
 
 /// The passages of a page known only by its text (a scan read by OCR, or a file that
 /// moved): sentences, and rows whose values end a line.
+/// A running header or footer that numbers the page ("Mobile Apps Report Q3 2015 Slide
+/// 28"): a row whose only value is the page's number or printed label, in the top or
+/// bottom tenth of the page. It is on every page and answers nothing.
+fn is_running_page_number(row: &Candidate, layout: &PageLayout) -> bool {
+    let [cell] = row.cells.as_slice() else {
+        return false;
+    };
+    let page_number = layout.page.to_string();
+    let numbers_page =
+        cell.value == page_number || layout.label.as_deref() == Some(cell.value.as_str());
+    let rows_box = layout.boxes(row.glyphs.iter().copied()).rects;
+    let at_edge = rows_box
+        .iter()
+        .all(|rect| rect.bottom() <= 0.1 * layout.height || rect.y >= 0.9 * layout.height);
+    numbers_page && !rows_box.is_empty() && at_edge
+}
+
 pub fn from_text(text: &str) -> Vec<Candidate> {
     let lines: Vec<&str> = text.lines().collect();
     let mut candidates = Vec::new();
@@ -746,7 +764,9 @@ fn sentences(
                 _ => short,
             };
         let bullet = text.starts_with(['•', '●', '▪', '◦', '■', '–', '-', '*', '·']);
-        if !previous.is_empty() && (ends || heading || bullet) && !starts_low {
+        // A number alone on its line (a page's or a figure's) starts no sentence.
+        let lone_number = previous.chars().all(|c| c.is_ascii_digit());
+        if !previous.is_empty() && (lone_number || ((ends || heading || bullet) && !starts_low)) {
             paragraphs.push(line);
             continue;
         }
@@ -776,6 +796,7 @@ fn sentences(
             .collect();
         let char_at: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
         for (start, sentence) in text.split_sentence_bound_indices() {
+            let (start, sentence) = without_footnote_mark(&text[..start], start, sentence);
             let first = char_at.partition_point(|&i| i < start);
             let count = sentence.chars().count();
             let chars = &paragraph[first..first + count];
@@ -785,6 +806,29 @@ fn sentences(
         }
     }
     out
+}
+
+/// `sentence` (at `start`) without the footnote mark the sentence before it ends in:
+/// segmentation gives "…the companies.”49" the next sentence's "49 The first…".
+fn without_footnote_mark<'a>(before: &str, start: usize, sentence: &'a str) -> (usize, &'a str) {
+    let glued = before
+        .chars()
+        .last()
+        .is_some_and(|c| matches!(c, '.' | '!' | '?' | '"' | '\u{201d}' | '\u{2019}' | ')'));
+    let digits = sentence.len()
+        - sentence
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
+    if !glued || digits == 0 || digits > 3 {
+        return (start, sentence);
+    }
+    let rest = &sentence[digits..];
+    let trimmed = rest.trim_start();
+    if trimmed.len() == rest.len() {
+        // "2019 was a good year": a number that starts a sentence.
+        return (start, sentence);
+    }
+    (start + sentence.len() - trimmed.len(), trimmed)
 }
 
 /// A line's type size (its glyphs' median height) and its top and bottom on the page.
@@ -1015,6 +1059,74 @@ mod tests {
         assert_eq!(
             rows[1].quote(&[]),
             "Pension expense — 2018: 410; 2017: 334; 2016: 250"
+        );
+    }
+
+    #[test]
+    fn a_footer_that_numbers_the_page_is_no_row_but_a_row_valued_so_elsewhere_is() {
+        let page = layout_at(&[
+            (100.0, 10.0, &[(10.0, "Subscribers by operator")]),
+            (
+                112.0,
+                10.0,
+                &[(10.0, "Operators in the survey"), (300.0, "1")],
+            ),
+            (
+                760.0,
+                10.0,
+                &[
+                    (10.0, "Vietnam Mobile Apps Report Q3 2015 Slide"),
+                    (500.0, "1"),
+                ],
+            ),
+        ]);
+        let rows: Vec<String> = from_layout(&page)
+            .into_iter()
+            .filter(|c| c.kind == PassageKind::Row)
+            .map(|c| c.text)
+            .collect();
+        assert_eq!(rows, vec!["Operators in the survey".to_string()]);
+    }
+
+    #[test]
+    fn a_page_number_alone_on_its_line_starts_no_sentence() {
+        let page = layout(&[
+            &[(500.0, "10")],
+            &[(
+                10.0,
+                "introduces an innovative method for integrating knowledge",
+            )],
+            &[(
+                10.0,
+                "into white-box models via directive fine-tuning [75].",
+            )],
+        ]);
+        let sentences: Vec<String> = from_layout(&page).into_iter().map(|c| c.text).collect();
+        assert_eq!(
+            sentences,
+            vec![
+                "introduces an innovative method for integrating knowledge into white-box models via directive fine-tuning [75]."
+                    .to_string()
+            ]
+        );
+    }
+
+    #[test]
+    fn a_footnote_mark_after_a_sentence_is_in_neither_sentence() {
+        let sentences: Vec<String> = from_text(
+            "was the impelling force in the organization of the present companies.\u{201d}49 The first farmers\u{2019} elevator, located in Hordville, incorporated in 1906 and grew.\n2019 was a year of record growth for all of the towns.",
+        )
+        .into_iter()
+        .map(|c| c.text)
+        .collect();
+        assert_eq!(sentences.len(), 3, "{sentences:#?}");
+        assert!(
+            sentences[1].starts_with("The first farmers"),
+            "{sentences:#?}"
+        );
+        assert!(
+            sentences[2].starts_with("2019 was a year"),
+            "{sentences:#?}"
         );
     }
 
