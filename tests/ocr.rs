@@ -212,6 +212,45 @@ async fn scanned_pages_are_read_found_and_boxed_in_three_languages() {
                 "{:?}",
                 page.phrase
             );
+            // Its answer quotes the phrase's sentence, boxed where the scan shows it.
+            let answer = library
+                .extractive_answer(&page.phrase, &result)
+                .await
+                .expect("answers");
+            let quote = answer
+                .passages
+                .first()
+                .unwrap_or_else(|| panic!("{file} p.{}: {}", page.page, answer.checked.text));
+            let (found, of) = phrase_words_found(&page.phrase, &quote.quote);
+            assert!(
+                found * 4 >= of * 3,
+                "{file} p.{}: {:?} quotes {found} of {of} words of {:?}",
+                page.page,
+                quote.quote,
+                page.phrase
+            );
+            let boxes = quote.boxes.as_ref().expect("a scan's quote is boxed");
+            let boxed = page
+                .phrase_boxes
+                .iter()
+                .filter(|[left, bottom, right, top]| {
+                    let (x, y) = (
+                        (left + right) / 2.0,
+                        boxes.page_height - (bottom + top) / 2.0,
+                    );
+                    boxes.rects.iter().any(|r| {
+                        (r.x - 2.0..=r.right() + 2.0).contains(&x)
+                            && (r.y - 2.0..=r.bottom() + 2.0).contains(&y)
+                    })
+                })
+                .count();
+            assert!(
+                boxed * 4 >= page.phrase_boxes.len() * 3,
+                "{file} p.{}: {boxed} of {} phrase words inside {:?}",
+                page.page,
+                page.phrase_boxes.len(),
+                boxes.rects
+            );
         }
     }
 

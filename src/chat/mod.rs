@@ -7,6 +7,7 @@ pub mod citations;
 pub mod extractive;
 pub mod layout;
 pub mod numbers;
+mod ocr_layout;
 pub mod passages;
 pub mod quotes;
 

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::document_name;
 use super::extractive::{self, ExtractiveAnswer, PageCandidates, RankedPage};
 use super::layout::{read_layouts, PageLayout};
+use super::ocr_layout::add_ocr_words;
 use crate::embed::{DenseTexts, QuestionLanguage};
 use crate::error::Result;
 use crate::library::Library;
@@ -174,6 +175,14 @@ impl Library {
                 }
                 // The stored text still answers; only the boxes are lost.
                 Err(err) => tracing::warn!("{}: page layout not read: {err}", document.name),
+            }
+        }
+        // A scan's layout is made of the words OCR read on it (only scans have them):
+        // its own few characters, if any, are a page number or a stray mark.
+        for (&(doc, page), layout) in layouts.iter_mut() {
+            let words = self.catalog().page_word_boxes(doc, page).await?;
+            if !words.is_empty() {
+                add_ocr_words(layout, &words);
             }
         }
         let sparse = self.sparse_for(language)?;
