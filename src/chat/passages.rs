@@ -216,8 +216,6 @@ pub fn from_layout(layout: &PageLayout) -> Vec<Candidate> {
     candidates
 }
 
-/// The passages of a page known only by its text (a scan read by OCR, or a file that
-/// moved): sentences, and rows whose values end a line.
 /// A running header or footer that numbers the page ("Mobile Apps Report Q3 2015 Slide
 /// 28"): a row whose only value is the page's number or printed label, in the top or
 /// bottom tenth of the page. It is on every page and answers nothing.
@@ -235,6 +233,8 @@ fn is_running_page_number(row: &Candidate, layout: &PageLayout) -> bool {
     numbers_page && !rows_box.is_empty() && at_edge
 }
 
+/// The passages of a page known only by its text (a page whose file moved, or a scan
+/// without OCR's word boxes): sentences, and rows whose values end a line.
 pub fn from_text(text: &str) -> Vec<Candidate> {
     let lines: Vec<&str> = text.lines().collect();
     let mut candidates = Vec::new();
