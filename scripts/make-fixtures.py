@@ -1036,6 +1036,24 @@ def generate_scans(out: Path) -> None:
     path = out / "scanned.json"
     path.write_text(json.dumps(truth, ensure_ascii=False, indent=1) + "\n")
     print(f"wrote {path}")
+    write(out, "scanned-deck.pdf", scanned_deck(serif))
+
+
+# A deck's first scan is its title: too few words to tell a language by.
+DECK_TITLE = ("deck", "Field Notes", [], "")
+
+
+def scanned_deck(serif: str) -> bytes:
+    """A scanned deck: a title page, then three pages of English prose."""
+    pages = [DECK_TITLE] + SCANNED_ENGLISH + [MULTIPAGE[0] + ("",)]
+    blank = render([None] * len(pages), "Helvetica", "Helvetica-Bold", "Scanned deck fixture")
+    with pikepdf.open(io.BytesIO(blank)) as pdf:
+        for index, page in enumerate(pages):
+            image, _drawn = draw_scan(page, serif)
+            place_scan(pdf, index, image, keep_text=False)
+        buf = io.BytesIO()
+        pdf.save(buf, deterministic_id=True, fix_metadata_version=False)
+    return buf.getvalue()
 
 
 def bench_scan(path: Path, pages: int) -> None:

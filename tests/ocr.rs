@@ -413,3 +413,50 @@ fn a_page_ocr_cannot_read_or_finds_nothing_on_is_named_and_the_document_added() 
         }
     }
 }
+
+/// A stand-in that writes the language models of each page it is asked to read to
+/// `log`, then runs the real Tesseract.
+fn logging_tesseract(dir: &Path, log: &Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let script = dir.join("tesseract-logging");
+    let body = format!(
+        "#!/bin/sh\nif [ \"$1\" != --list-langs ]; then echo \"$4\" >> '{}'; fi\nexec tesseract \"$@\"\n",
+        log.display()
+    );
+    std::fs::write(&script, body).expect("script");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("mode");
+    script
+}
+
+#[test]
+fn a_deck_whose_title_scan_cannot_tell_its_language_is_read_in_the_language_its_next_scans_tell() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("languages.log");
+    let ingested = Command::new(env!("CARGO_BIN_EXE_pagetree"))
+        .arg("--library")
+        .arg(dir.path().join("library"))
+        .args(["ingest", "--model", "minilm"])
+        .arg(fixture("scanned-deck.pdf"))
+        .env_remove("PAGETREE_LLM_URL")
+        .env(
+            pagetree::ocr::PROGRAM_VARIABLE,
+            logging_tesseract(dir.path(), &log),
+        )
+        .output()
+        .expect("the pagetree binary runs");
+    let stderr = text(&ingested.stderr);
+    assert!(ingested.status.success(), "{stderr}");
+    assert!(stderr.contains("added scanned-deck (4 pages"), "{stderr}");
+    let logged = std::fs::read_to_string(&log).expect("Tesseract was run");
+    let reads: Vec<&str> = logged.lines().collect();
+    assert_eq!(reads.len(), 4, "each page read once: {reads:?}");
+    let with_every_model = reads.iter().filter(|l| l.contains('+')).count();
+    // The title page, and the page read beside it, with every model; the rest in
+    // English alone, as the second page told.
+    assert!((1..=2).contains(&with_every_model), "{reads:?}");
+    assert_eq!(
+        reads.iter().filter(|l| **l == "eng").count(),
+        4 - with_every_model,
+        "{reads:?}"
+    );
+}

@@ -15,6 +15,10 @@ use crate::ocr::{self, languages, PageOcr, Tesseract, WordBox};
 use crate::pdf::PageText;
 use crate::text_clean::has_text_layer;
 
+/// Scans read at once with every candidate model while the language is not known: a
+/// few, since each model added slows a read and the next batch may be read with one.
+const TELLING_BATCH: usize = 2;
+
 /// What the OCR stage did to a document's pages.
 #[derive(Debug, Default)]
 pub(super) struct OcrStage {
@@ -113,39 +117,40 @@ impl Library {
         ))
     }
 
-    /// Reads a document whose language is not known: its first scan with every
-    /// candidate model, then, when that page's text tells the language, every scan with
-    /// that model alone, which reads faster and mistakes fewer letters for another
-    /// script's (`y` for Cyrillic `у`, `ñ` for `n`).
+    /// Reads a document whose language is not known: its first scans with every
+    /// candidate model, [`TELLING_BATCH`] at a time, until their text tells the language;
+    /// then the rest with that model alone, which reads faster and mistakes fewer
+    /// letters for another script's (`y` for Cyrillic `у`, `ñ` for `n`). A deck's
+    /// first scan is often a title of a few words, too few to tell a language by.
     async fn read_telling_language(
         &self,
         run: &OcrRun<'_>,
         scans: Vec<u32>,
         languages: String,
     ) -> Result<Vec<(u32, PageReading)>> {
-        let Some((&first, rest)) = scans.split_first() else {
-            return Ok(Vec::new());
-        };
-        let mut readings = run.read(vec![first], languages.clone(), 0).await?;
-        let told = readings.iter().find_map(|(_, reading)| match reading {
-            PageReading::Read { text, .. } => crate::language::detect_document([text.as_str()])
-                .and_then(languages::tesseract_code)
-                .filter(|code| run.tesseract.has_language(code)),
-            _ => None,
-        });
-        match told {
-            Some(code) => {
-                tracing::info!(
-                    language = code,
-                    "the scans' language told by their first page"
-                );
-                run.read(scans, code.to_string(), 0).await
+        let batch = ocr::workers().clamp(1, TELLING_BATCH);
+        let mut readings: Vec<(u32, PageReading)> = Vec::new();
+        let mut rest = scans.as_slice();
+        while !rest.is_empty() {
+            let (read_now, after) = rest.split_at(batch.min(rest.len()));
+            rest = after;
+            let done = readings.len();
+            readings.extend(run.read(read_now.to_vec(), languages.clone(), done).await?);
+            let Some(code) = told_language(&readings, run.tesseract) else {
+                continue;
+            };
+            tracing::info!(
+                language = code,
+                scans_read = readings.len(),
+                "the scans' language told by their first pages"
+            );
+            if !rest.is_empty() {
+                let done = readings.len();
+                readings.extend(run.read(rest.to_vec(), code.to_string(), done).await?);
             }
-            None => {
-                readings.extend(run.read(rest.to_vec(), languages, 1).await?);
-                Ok(readings)
-            }
+            break;
         }
+        Ok(readings)
     }
 
     /// The words OCR read on page `page` of document `doc_id`, with their boxes in PDF
@@ -213,6 +218,18 @@ impl OcrRun<'_> {
         }
         Ok(readings)
     }
+}
+
+/// The language of the text OCR read so far, when it is reliable and Tesseract has a
+/// model for it.
+fn told_language(readings: &[(u32, PageReading)], tesseract: &Tesseract) -> Option<&'static str> {
+    let texts = readings.iter().filter_map(|(_, reading)| match reading {
+        PageReading::Read { text, .. } => Some(text.as_str()),
+        _ => None,
+    });
+    crate::language::detect_document(texts)
+        .and_then(languages::tesseract_code)
+        .filter(|code| tesseract.has_language(code))
 }
 
 /// Tesseract as `PAGETREE_TESSERACT` or the PATH names it, if it answers.
