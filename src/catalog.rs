@@ -367,6 +367,18 @@ impl Catalog {
                 .await?;
             insert_words(&mut tx, doc_id, *page, boxes).await?;
         }
+        sqlx::query("DELETE FROM document_words WHERE rowid = ?")
+            .bind(doc_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO document_words (rowid, body) SELECT ?, group_concat(text, ' ') \
+             FROM (SELECT text FROM pages WHERE document_id = ? ORDER BY page_number)",
+        )
+        .bind(doc_id)
+        .bind(doc_id)
+        .execute(&mut *tx)
+        .await?;
         sqlx::query("UPDATE documents SET page_count = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?")
             .bind(pages.len() as i64)
             .bind(doc_id)
@@ -494,6 +506,10 @@ impl Catalog {
             .bind(doc_id)
             .execute(&mut *tx)
             .await?;
+        sqlx::query("DELETE FROM document_words WHERE rowid = ?")
+            .bind(doc_id)
+            .execute(&mut *tx)
+            .await?;
         sqlx::query(
             "UPDATE documents SET status = 'failed', error = ?, node_count = NULL, \
              updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
@@ -575,6 +591,26 @@ impl Catalog {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    /// How well each document's whole text matches `expression` (an FTS5 query of
+    /// the question's words): BM25, higher is better; documents holding none of the
+    /// words are left out.
+    pub async fn document_word_scores(
+        &self,
+        expression: &str,
+    ) -> Result<Vec<(i64, f32)>, CatalogError> {
+        let rows: Vec<(i64, f64)> = sqlx::query_as(
+            "SELECT rowid, bm25(document_words) FROM document_words WHERE document_words MATCH ?",
+        )
+        .bind(expression)
+        .fetch_all(&self.pool)
+        .await?;
+        // FTS5's bm25() is negative, the best match the lowest.
+        Ok(rows
+            .into_iter()
+            .map(|(doc, score)| (doc, -score as f32))
+            .collect())
     }
 
     /// The ready documents that have nodes, with their node counts, in id order: all a
@@ -1173,6 +1209,88 @@ mod tests {
         assert_eq!(texts[&(ids[0], 2)], "h1 page 2");
         assert!(!texts.contains_key(&(ids[0], 99)));
         assert!(catalog.page_texts(&[]).await.expect("none").is_empty());
+    }
+
+    fn text_pages(texts: &[&str]) -> Vec<PageText> {
+        texts
+            .iter()
+            .zip(1..)
+            .map(|(text, number)| PageText {
+                number,
+                text: text.to_string(),
+                has_text: true,
+                ocr: crate::ocr::PageOcr::NotNeeded,
+                label: None,
+            })
+            .collect()
+    }
+
+    async fn scored(catalog: &Catalog, expression: &str) -> Vec<i64> {
+        let mut scores = catalog
+            .document_word_scores(expression)
+            .await
+            .expect("scores");
+        scores.sort_by(|a, b| b.1.total_cmp(&a.1));
+        scores.into_iter().map(|(doc, _)| doc).collect()
+    }
+
+    #[tokio::test]
+    async fn documents_are_scored_by_their_whole_text_while_they_have_pages() {
+        let (_dir, catalog) = catalog().await;
+        let spread = catalog.begin_document("a", "a.pdf", "/a").await.expect("a");
+        let single = catalog.begin_document("b", "b.pdf", "/b").await.expect("b");
+        let other = catalog.begin_document("c", "c.pdf", "/c").await.expect("c");
+        let pages = text_pages(&["A glacier carves valleys.", "Its moraines are rubble."]);
+        catalog.save_pages(spread.id, &pages, &[]).await.expect("a");
+        let pages = text_pages(&["A glacier in the Alps.", "Skiing and hotels."]);
+        catalog.save_pages(single.id, &pages, &[]).await.expect("b");
+        let pages = text_pages(&["Net sales grew."]);
+        catalog.save_pages(other.id, &pages, &[]).await.expect("c");
+        let question = r#""glacier" OR "moraines""#;
+        // Both words, on two pages, beat one of them; no word, no score.
+        assert_eq!(scored(&catalog, question).await, [spread.id, single.id]);
+        // Pages saved again (a document read again) replace its words.
+        let pages = text_pages(&["Net sales grew again.", "Costs fell."]);
+        catalog
+            .save_pages(spread.id, &pages, &[])
+            .await
+            .expect("again");
+        assert_eq!(scored(&catalog, question).await, [single.id]);
+        assert_eq!(scored(&catalog, r#""again""#).await, [spread.id]);
+        catalog
+            .mark_failed(single.id, "broken")
+            .await
+            .expect("failed");
+        assert!(scored(&catalog, question).await.is_empty());
+        catalog.delete_document(spread.id).await.expect("delete");
+        assert_eq!(scored(&catalog, r#""sales""#).await, [other.id]);
+    }
+
+    #[tokio::test]
+    async fn a_catalog_made_before_document_words_indexes_its_pages_when_opened() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("catalog.sqlite");
+        let catalog = Catalog::open(&path).await.expect("open");
+        let doc = catalog.begin_document("a", "a.pdf", "/a").await.expect("a");
+        let pages = text_pages(&["A glacier carves valleys."]);
+        catalog
+            .save_pages(doc.id, &pages, &[])
+            .await
+            .expect("pages");
+        // Back to the catalog as it was before the migration.
+        for statement in [
+            "DROP TRIGGER document_words_of_deleted_document",
+            "DROP TABLE document_words",
+            "DELETE FROM _sqlx_migrations WHERE description = 'document words'",
+        ] {
+            sqlx::query(statement)
+                .execute(&catalog.pool)
+                .await
+                .expect(statement);
+        }
+        catalog.pool.close().await;
+        let reopened = Catalog::open(&path).await.expect("reopen");
+        assert_eq!(scored(&reopened, r#""glacier""#).await, [doc.id]);
     }
 
     #[tokio::test]

@@ -98,7 +98,8 @@ pub(crate) fn root_node_id(doc_id: i64, node_count: u32) -> u64 {
     node_id(doc_id, (node_count as usize).saturating_sub(1))
 }
 
-pub(crate) fn doc_id_of(node_id: u64) -> i64 {
+/// The document a node belongs to.
+pub fn doc_id_of(node_id: u64) -> i64 {
     (node_id >> LOCAL_ID_BITS) as i64
 }
 

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use super::balance::DenseBalance;
 use super::context::{self, Context};
+use super::document_words::document_word_boosts;
 use super::named_page_boosts::named_page_boosts;
 use super::named_pages::{self, PageReference};
 use super::page_boosts::PageBoosts;
@@ -253,6 +254,19 @@ impl Library {
                     .collect(),
                 carried,
             );
+            if documents.len() > 1 {
+                let boosts = document_word_boosts(self.catalog(), question, &doc_ids).await?;
+                run = run.with_first_step_boosts(
+                    boosts
+                        .into_iter()
+                        .filter_map(|(doc, boost)| {
+                            nodes
+                                .get(&doc)
+                                .map(|&count| (root_node_id(doc, count), boost))
+                        })
+                        .collect(),
+                );
+            }
         }
         let statements = if settings.query_analysis {
             statements_asked(question)

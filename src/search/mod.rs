@@ -4,6 +4,7 @@
 pub mod balance;
 pub mod bounds;
 pub mod context;
+pub mod document_words;
 pub mod knee;
 mod library_search;
 mod named_page_boosts;

@@ -155,6 +155,14 @@ impl<'a> SearchState<'a> {
         self
     }
 
+    /// Adds these boosts (root id → boost) to the roots' at the first step only.
+    pub fn with_first_step_boosts(mut self, boosts: HashMap<u64, f32>) -> Self {
+        for (root, boost) in boosts {
+            *self.root_boosts.entry(root).or_insert(0.0) += boost;
+        }
+        self
+    }
+
     /// What the question's card matches add to every node of their documents, at every
     /// step (empty when the question named nothing).
     pub fn document_boosts(&self) -> &HashMap<i64, f32> {
