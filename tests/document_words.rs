@@ -77,4 +77,18 @@ async fn a_documents_words_rank_its_root_up_by_their_share_of_the_best_match() {
         "{boosts:?}"
     );
     assert!(multipage.min(coffee) < DOCUMENT_WORDS_WEIGHT, "{boosts:?}");
+
+    let result = library
+        .search(
+            "magma turbofan",
+            &Strategy::Knee { max_roots: 20 },
+            &SearchSettings::default(),
+        )
+        .await
+        .expect("searches");
+    let note = result.analysis.expect("the question's analysis").note;
+    assert!(
+        note.contains("the one document whose text holds the question's words is ranked up"),
+        "{note}"
+    );
 }

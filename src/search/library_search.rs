@@ -237,6 +237,7 @@ impl Library {
         if only.is_none() {
             run = run.over_whole_library(scope.being_written > 0);
         }
+        let mut ranked_by_words = 0;
         if let Some(analysis) = analysis {
             let nodes: HashMap<i64, u32> = documents.iter().copied().collect();
             // Only what the question named holds at every step; the prior for the
@@ -256,6 +257,7 @@ impl Library {
             );
             if documents.len() > 1 {
                 let boosts = document_word_boosts(self.catalog(), question, &doc_ids).await?;
+                ranked_by_words = boosts.len();
                 run = run.with_first_step_boosts(
                     boosts
                         .into_iter()
@@ -348,6 +350,7 @@ impl Library {
             analysis: analysis.cloned().map(|mut analysis| {
                 analysis.note.push_str(&statements_note(&statements));
                 analysis.note.push_str(&named_pages_note(&pages_named));
+                analysis.note.push_str(&words_note(ranked_by_words));
                 analysis
             }),
             statements,
@@ -386,6 +389,15 @@ fn statements_note(statements: &[FinancialStatement]) -> String {
         "; asks about the {}: those pages are ranked up",
         names.join(" and the ")
     )
+}
+
+/// What the trace says of the documents whose text holds the question's words.
+fn words_note(documents: usize) -> String {
+    match documents {
+        0 => String::new(),
+        1 => "; the one document whose text holds the question's words is ranked up".into(),
+        n => format!("; {n} documents whose text holds the question's words are ranked up, the best match most"),
+    }
 }
 
 /// What the trace says of the pages a question names by number (nothing when none).
