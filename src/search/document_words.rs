@@ -1,16 +1,17 @@
 //! Documents ranked by their whole text: a question's words that a document holds
-//! anywhere, on one page or spread over many, rank its root up at a search's first
-//! step. A root is embedded from the document's title, opening and headings, and a page
-//! from its own text, so a document about the question whose words fall on pages that
-//! each match a little was ranked below another document's single close page.
+//! anywhere, on one page or spread over many, rank it up: its root at a search's first
+//! step, its sections and pages at later ones. A root is embedded from the document's
+//! title, opening and headings, and a page from its own text, so a document about the
+//! question whose words fall on pages that each match a little was ranked below another
+//! document's single close page.
 
 use std::collections::{HashMap, HashSet};
 
 use crate::catalog::{Catalog, CatalogError};
 use crate::describe::extractive::is_stop_word;
 
-/// The boost of the document whose text matches the question best, in fused root
-/// scores; the others get their share of it by their BM25 against that best.
+/// The boost of the document whose text matches the question best, in fused scores;
+/// the others get their share of it by their BM25 against that best.
 pub const DOCUMENT_WORDS_WEIGHT: f32 = 0.5;
 /// Shorter words are mostly articles and prepositions, and cost the index a long list.
 const MIN_WORD_CHARS: usize = 3;
@@ -32,8 +33,8 @@ pub fn match_expression(question: &str) -> Option<String> {
     (!words.is_empty()).then(|| words.join(" OR "))
 }
 
-/// The first-step boost of each of `searched` whose text holds any of the question's
-/// words: [`DOCUMENT_WORDS_WEIGHT`] for the best match, in proportion for the others.
+/// The boost of each of `searched` whose text holds any of the question's words:
+/// [`DOCUMENT_WORDS_WEIGHT`] for the best match, in proportion for the others.
 pub async fn document_word_boosts(
     catalog: &Catalog,
     question: &str,

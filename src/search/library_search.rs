@@ -258,7 +258,7 @@ impl Library {
             if documents.len() > 1 {
                 let boosts = document_word_boosts(self.catalog(), question, &doc_ids).await?;
                 ranked_by_words = boosts.len();
-                run = run.with_first_step_boosts(
+                run = run.with_carried_boosts(
                     boosts
                         .into_iter()
                         .filter_map(|(doc, boost)| {

@@ -155,10 +155,12 @@ impl<'a> SearchState<'a> {
         self
     }
 
-    /// Adds these boosts (root id → boost) to the roots' at the first step only.
-    pub fn with_first_step_boosts(mut self, boosts: HashMap<u64, f32>) -> Self {
+    /// Adds these boosts (root id → boost) to the roots' at the first step, and to every
+    /// node of their documents at later steps, on top of any boosts given before.
+    pub fn with_carried_boosts(mut self, boosts: HashMap<u64, f32>) -> Self {
         for (root, boost) in boosts {
             *self.root_boosts.entry(root).or_insert(0.0) += boost;
+            *self.carried_boosts.entry(doc_id_of(root)).or_insert(0.0) += boost;
         }
         self
     }
@@ -999,6 +1001,30 @@ mod tests {
             again.iter().map(|n| n.id).collect::<Vec<_>>(),
             unboosted.iter().map(|n| n.id).collect::<Vec<_>>()
         );
+    }
+
+    #[tokio::test]
+    async fn carried_boosts_add_to_those_given_before_and_hold_at_every_step() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (store, roots, query) = documents(dir.path(), &[(1, 12), (2, 12), (3, 12)]).await;
+        let ids: Vec<u64> = roots.iter().map(|r| r.id).collect();
+        let cache = NodeCache::new(1_000);
+        let mut plain = SearchState::new(&store, &cache, &query, FUSION, None);
+        let unboosted = plain.rank_roots(&ids).await.expect("ranked");
+        let last = unboosted.last().expect("three roots").clone();
+
+        let mut boosted = SearchState::new(&store, &cache, &query, FUSION, None)
+            .with_root_boosts(HashMap::from([(last.id, 0.5)]), false)
+            .with_carried_boosts(HashMap::from([(last.id, 0.5)]));
+        assert_eq!(
+            boosted.document_boosts(),
+            &HashMap::from([(doc_id_of(last.id), 0.5)])
+        );
+        let ranked = boosted.rank_roots(&ids).await.expect("ranked");
+        assert_eq!(ranked[0].id, last.id);
+        assert!((ranked[0].score - (last.score + 1.0)).abs() < 1e-6);
+        let again = boosted.rank(ids.clone()).await.expect("ranked");
+        assert_eq!(again[0].id, last.id, "the carried half holds later");
     }
 
     #[tokio::test]
