@@ -1089,17 +1089,7 @@ mod tests {
             "Consolidated Statements of Operations\nRevenues 1,200",
             "Consolidated Balance Sheets\nAssets",
         ];
-        let pages: Vec<PageText> = texts
-            .iter()
-            .zip(1..)
-            .map(|(text, number)| PageText {
-                number,
-                text: text.to_string(),
-                has_text: true,
-                ocr: crate::ocr::PageOcr::NotNeeded,
-                label: None,
-            })
-            .collect();
+        let pages = text_pages(&texts);
         catalog
             .save_pages(doc.id, &pages, &[])
             .await

@@ -977,7 +977,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn boosted_roots_rank_first_at_the_first_step_and_only_there() {
+    async fn boosted_roots_rank_first_at_the_first_step_and_carried_ones_at_every_step() {
         let dir = tempfile::tempdir().expect("temp dir");
         let (store, roots, query) = documents(dir.path(), &[(1, 12), (2, 12), (3, 12)]).await;
         let ids: Vec<u64> = roots.iter().map(|r| r.id).collect();
@@ -1001,29 +1001,19 @@ mod tests {
             again.iter().map(|n| n.id).collect::<Vec<_>>(),
             unboosted.iter().map(|n| n.id).collect::<Vec<_>>()
         );
-    }
 
-    #[tokio::test]
-    async fn carried_boosts_add_to_those_given_before_and_hold_at_every_step() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let (store, roots, query) = documents(dir.path(), &[(1, 12), (2, 12), (3, 12)]).await;
-        let ids: Vec<u64> = roots.iter().map(|r| r.id).collect();
-        let cache = NodeCache::new(1_000);
-        let mut plain = SearchState::new(&store, &cache, &query, FUSION, None);
-        let unboosted = plain.rank_roots(&ids).await.expect("ranked");
-        let last = unboosted.last().expect("three roots").clone();
-
-        let mut boosted = SearchState::new(&store, &cache, &query, FUSION, None)
+        // A carried boost adds to those given before and holds later too.
+        let mut carried = SearchState::new(&store, &cache, &query, FUSION, None)
             .with_root_boosts(HashMap::from([(last.id, 0.5)]), false)
             .with_carried_boosts(HashMap::from([(last.id, 0.5)]));
         assert_eq!(
-            boosted.document_boosts(),
+            carried.document_boosts(),
             &HashMap::from([(doc_id_of(last.id), 0.5)])
         );
-        let ranked = boosted.rank_roots(&ids).await.expect("ranked");
+        let ranked = carried.rank_roots(&ids).await.expect("ranked");
         assert_eq!(ranked[0].id, last.id);
         assert!((ranked[0].score - (last.score + 1.0)).abs() < 1e-6);
-        let again = boosted.rank(ids.clone()).await.expect("ranked");
+        let again = carried.rank(ids.clone()).await.expect("ranked");
         assert_eq!(again[0].id, last.id, "the carried half holds later");
     }
 
