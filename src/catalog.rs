@@ -367,10 +367,7 @@ impl Catalog {
                 .await?;
             insert_words(&mut tx, doc_id, *page, boxes).await?;
         }
-        sqlx::query("DELETE FROM document_words WHERE rowid = ?")
-            .bind(doc_id)
-            .execute(&mut *tx)
-            .await?;
+        forget_document_words(&mut tx, doc_id).await?;
         sqlx::query(
             "INSERT INTO document_words (rowid, body) SELECT ?, group_concat(text, ' ') \
              FROM (SELECT text FROM pages WHERE document_id = ? ORDER BY page_number)",
@@ -506,10 +503,7 @@ impl Catalog {
             .bind(doc_id)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("DELETE FROM document_words WHERE rowid = ?")
-            .bind(doc_id)
-            .execute(&mut *tx)
-            .await?;
+        forget_document_words(&mut tx, doc_id).await?;
         sqlx::query(
             "UPDATE documents SET status = 'failed', error = ?, node_count = NULL, \
              updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
@@ -860,6 +854,19 @@ impl Catalog {
             .await?;
         Ok(())
     }
+}
+
+/// Drops a document's words from the whole-text index (its pages are going or being
+/// replaced).
+async fn forget_document_words(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    doc_id: i64,
+) -> Result<(), CatalogError> {
+    sqlx::query("DELETE FROM document_words WHERE rowid = ?")
+        .bind(doc_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }
 
 /// Writes a page's words in statements of many rows: one a word costs most of the

@@ -240,34 +240,24 @@ impl Library {
         let mut ranked_by_words = 0;
         if let Some(analysis) = analysis {
             let nodes: HashMap<i64, u32> = documents.iter().copied().collect();
-            // Only what the question named holds at every step; the prior for the
-            // latest documents, when nothing was named, is a guess for the first step.
-            let carried = analysis.recognised_anything();
-            run = run.with_root_boosts(
-                analysis
-                    .boosts
-                    .iter()
-                    .filter_map(|&(doc, boost)| {
+            // Boosts by document, as their roots' (documents not searched left out).
+            let by_root = |boosts: &mut dyn Iterator<Item = (i64, f32)>| -> HashMap<u64, f32> {
+                boosts
+                    .filter_map(|(doc, boost)| {
                         nodes
                             .get(&doc)
                             .map(|&count| (root_node_id(doc, count), boost))
                     })
-                    .collect(),
-                carried,
-            );
+                    .collect()
+            };
+            // Only what the question named holds at every step; the prior for the
+            // latest documents, when nothing was named, is a guess for the first step.
+            let carried = analysis.recognised_anything();
+            run = run.with_root_boosts(by_root(&mut analysis.boosts.iter().copied()), carried);
             if documents.len() > 1 {
                 let boosts = document_word_boosts(self.catalog(), question, &doc_ids).await?;
                 ranked_by_words = boosts.len();
-                run = run.with_carried_boosts(
-                    boosts
-                        .into_iter()
-                        .filter_map(|(doc, boost)| {
-                            nodes
-                                .get(&doc)
-                                .map(|&count| (root_node_id(doc, count), boost))
-                        })
-                        .collect(),
-                );
+                run = run.with_carried_boosts(by_root(&mut boosts.into_iter()));
             }
         }
         let statements = if settings.query_analysis {
