@@ -40,6 +40,7 @@ pub mod structure;
 pub mod synthetic;
 pub mod text_clean;
 pub mod tree;
+pub mod word_bag;
 
 pub use error::{Error, Result};
 pub use library::Library;
