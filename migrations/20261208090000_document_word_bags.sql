@@ -17,3 +17,7 @@ CREATE TABLE document_words_unindexed (
 
 INSERT INTO document_words_unindexed (document_id)
 SELECT DISTINCT document_id FROM pages;
+
+-- How many documents hold each word: a word most documents hold has no weight in BM25,
+-- and is left out of a query rather than read.
+CREATE VIRTUAL TABLE document_word_counts USING fts5vocab (document_words, row);

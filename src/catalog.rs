@@ -606,6 +606,30 @@ impl Catalog {
     /// How well each document's whole text matches `expression` (an FTS5 query of
     /// the question's words): BM25, higher is better; documents holding none of the
     /// words are left out.
+    /// How many documents of the whole-text index hold each of `words` (lowercase); a
+    /// word none holds is left out.
+    pub async fn document_word_counts(
+        &self,
+        words: &[String],
+    ) -> Result<HashMap<String, usize>, CatalogError> {
+        if words.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let placeholders = vec!["?"; words.len()].join(", ");
+        let sql =
+            format!("SELECT term, doc FROM document_word_counts WHERE term IN ({placeholders})");
+        let mut query = sqlx::query_as::<_, (String, i64)>(&sql);
+        for word in words {
+            query = query.bind(word);
+        }
+        Ok(query
+            .fetch_all(&self.pool)
+            .await?
+            .into_iter()
+            .map(|(word, documents)| (word, documents.max(0) as usize))
+            .collect())
+    }
+
     pub async fn document_word_scores(
         &self,
         expression: &str,
@@ -1286,6 +1310,10 @@ mod tests {
         let question = r#""glacier" OR "moraines""#;
         // Both words, on two pages, beat one of them; no word, no score.
         assert_eq!(scored(&catalog, question).await, [spread.id, single.id]);
+        assert_eq!(
+            held(&catalog, &["glacier", "moraines", "skis"]).await,
+            [2, 1, 0]
+        );
         // Pages saved again (a document read again) replace its words.
         let pages = text_pages(&["Net sales grew again.", "Costs fell."]);
         catalog
@@ -1294,6 +1322,7 @@ mod tests {
             .expect("again");
         assert_eq!(scored(&catalog, question).await, [single.id]);
         assert_eq!(scored(&catalog, r#""again""#).await, [spread.id]);
+        assert_eq!(held(&catalog, &["glacier", "sales"]).await, [1, 2]);
         catalog
             .mark_failed(single.id, "broken")
             .await
@@ -1301,6 +1330,17 @@ mod tests {
         assert!(scored(&catalog, question).await.is_empty());
         catalog.delete_document(spread.id).await.expect("delete");
         assert_eq!(scored(&catalog, r#""sales""#).await, [other.id]);
+        assert_eq!(held(&catalog, &["glacier", "sales"]).await, [0, 1]);
+    }
+
+    /// How many documents hold each of `words` (0 for one the counts leave out).
+    async fn held(catalog: &Catalog, words: &[&str]) -> Vec<usize> {
+        let words: Vec<String> = words.iter().map(|word| word.to_string()).collect();
+        let counts = catalog.document_word_counts(&words).await.expect("counts");
+        words
+            .iter()
+            .map(|word| counts.get(word).copied().unwrap_or(0))
+            .collect()
     }
 
     #[tokio::test]
@@ -1321,6 +1361,7 @@ mod tests {
             "DROP TRIGGER document_words_of_deleted_document",
             "DROP TABLE document_words",
             "DROP TABLE document_words_unindexed",
+            "DROP TABLE document_word_counts",
             "DELETE FROM _sqlx_migrations WHERE description IN ('document words', 'document word bags')",
         ] {
             sqlx::query(statement)

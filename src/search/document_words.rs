@@ -16,31 +16,71 @@ pub const DOCUMENT_WORDS_WEIGHT: f32 = 0.5;
 /// Shorter words are mostly articles and prepositions, and cost the index a long list.
 const MIN_WORD_CHARS: usize = 3;
 
-/// The question's words as an FTS5 query that any of them matches, each quoted so that
-/// none is read as an operator (`OR`, `NOT`, `NEAR`); None for a question without
-/// words. Stop words are left out: most documents hold them, so BM25 gives them no
-/// weight, and reading their long lists was most of a query's time.
-pub fn match_expression(question: &str) -> Option<String> {
+/// The question's words that can rank documents, lowercase, each once: three letters
+/// or more and not stop words. Stop words are left out: most documents hold them, so
+/// BM25 gives them no weight, and reading their long lists was most of a query's time.
+pub fn question_words(question: &str) -> Vec<String> {
     let mut seen = HashSet::new();
-    let words: Vec<String> = question
+    question
         .split(|c: char| !c.is_alphanumeric())
         .filter(|word| word.chars().count() >= MIN_WORD_CHARS)
         .map(str::to_lowercase)
         .filter(|word| !is_stop_word(word))
         .filter(|word| seen.insert(word.clone()))
-        .map(|word| format!("\"{word}\""))
+        .collect()
+}
+
+/// The words worth asking the index for: those that at most half of the library's
+/// `documents` hold. FTS5's BM25 gives a word held by more no weight (its IDF is
+/// clamped to a millionth), yet a query reads its entry for every document; a word
+/// the counts do not know (the index keeps words without their accents) is asked.
+/// When every word is that common, all are asked, so that their tiny weights still
+/// tell the documents apart.
+pub fn words_that_tell_documents_apart(
+    words: Vec<String>,
+    counts: &HashMap<String, usize>,
+    documents: usize,
+) -> Vec<String> {
+    let telling: Vec<String> = words
+        .iter()
+        .filter(|word| counts.get(*word).is_none_or(|&held| 2 * held < documents))
+        .cloned()
         .collect();
-    (!words.is_empty()).then(|| words.join(" OR "))
+    if telling.is_empty() {
+        words
+    } else {
+        telling
+    }
+}
+
+/// `words` as an FTS5 query that any of them matches, each quoted so that none is read
+/// as an operator (`OR`, `NOT`, `NEAR`); None without words.
+pub fn match_expression(words: &[String]) -> Option<String> {
+    (!words.is_empty()).then(|| {
+        words
+            .iter()
+            .map(|word| format!("\"{word}\""))
+            .collect::<Vec<_>>()
+            .join(" OR ")
+    })
 }
 
 /// The boost of each of `searched` whose text holds any of the question's words:
-/// [`DOCUMENT_WORDS_WEIGHT`] for the best match, in proportion for the others.
+/// [`DOCUMENT_WORDS_WEIGHT`] for the best match, in proportion for the others. The
+/// library holds `documents` documents in all (searched or not).
 pub async fn document_word_boosts(
     catalog: &Catalog,
     question: &str,
     searched: &[i64],
+    documents: usize,
 ) -> Result<HashMap<i64, f32>, CatalogError> {
-    let Some(expression) = match_expression(question) else {
+    let words = question_words(question);
+    if words.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let counts = catalog.document_word_counts(&words).await?;
+    let words = words_that_tell_documents_apart(words, &counts, documents);
+    let Some(expression) = match_expression(&words) else {
         return Ok(HashMap::new());
     };
     let searched: HashSet<i64> = searched.iter().copied().collect();
@@ -71,15 +111,38 @@ mod tests {
 
     #[test]
     fn every_word_of_three_letters_or_more_but_stop_words_is_asked_once_and_quoted() {
+        let expression = |question: &str| match_expression(&question_words(question));
         assert_eq!(
-            match_expression("What is the \"CAGR\" of TV, and the cagr of radio?").as_deref(),
+            expression("What is the \"CAGR\" of TV, and the cagr of radio?").as_deref(),
             Some(r#""cagr" OR "radio""#)
         );
         assert_eq!(
-            match_expression("Какой доход у компании?").as_deref(),
+            expression("Какой доход у компании?").as_deref(),
             Some(r#""доход" OR "компании""#)
         );
-        assert_eq!(match_expression("What is it?"), None);
+        assert_eq!(expression("What is it?"), None);
+    }
+
+    #[test]
+    fn words_most_documents_hold_are_not_asked_unless_every_word_is_that_common() {
+        let words = |list: &[&str]| list.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        let counts: HashMap<String, usize> = [("revenue", 6), ("glacier", 1), ("company", 5)]
+            .into_iter()
+            .map(|(word, held)| (word.to_string(), held))
+            .collect();
+        assert_eq!(
+            words_that_tell_documents_apart(
+                words(&["revenue", "glacier", "año", "company"]),
+                &counts,
+                10
+            ),
+            words(&["glacier", "año"]),
+            "half of the documents is already too many; an unknown word is asked"
+        );
+        assert_eq!(
+            words_that_tell_documents_apart(words(&["revenue", "company"]), &counts, 10),
+            words(&["revenue", "company"])
+        );
     }
 
     #[test]

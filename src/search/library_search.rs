@@ -255,7 +255,9 @@ impl Library {
             let carried = analysis.recognised_anything();
             run = run.with_root_boosts(by_root(&mut analysis.boosts.iter().copied()), carried);
             if documents.len() > 1 {
-                let boosts = document_word_boosts(self.catalog(), question, &doc_ids).await?;
+                let library = scope.node_counts.len() + scope.being_written;
+                let boosts =
+                    document_word_boosts(self.catalog(), question, &doc_ids, library).await?;
                 ranked_by_words = boosts.len();
                 run = run.with_carried_boosts(by_root(&mut boosts.into_iter()));
             }
