@@ -1,6 +1,9 @@
 //! Synthetic libraries for scale benchmarks: random unit vectors of the model's
 //! dimension, BM25-like sparse vectors drawn from a Zipf word distribution, and trees of
-//! width 4 over documents of 20–400 pages, written straight into a library.
+//! width 4 over documents of 20–400 pages, written straight into a library. A page's
+//! text in the catalog is the words its sparse vector counts, and a question holds its
+//! query's words, so that a search ranks documents by their whole text as it does in a
+//! real library.
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -9,6 +12,8 @@ use rand_distr::{Distribution, StandardNormal, Zipf};
 use crate::describe::Description;
 use crate::error::Result;
 use crate::library::Library;
+use crate::ocr::PageOcr;
+use crate::pdf::PageText;
 use crate::store::{IndexedNode, QueryVectors, Sparse};
 use crate::tree::{add_parent, leaves, tree_shape};
 
@@ -64,6 +69,12 @@ impl Generator {
         }
     }
 
+    /// A query and the question it stands for: the words its sparse vector counts.
+    pub fn question(&mut self) -> (String, QueryVectors) {
+        let query = self.query();
+        (words_of(&query.sparse), query)
+    }
+
     pub fn pages(&mut self) -> usize {
         self.rng.random_range(20..=400)
     }
@@ -110,6 +121,32 @@ impl Generator {
     }
 }
 
+/// The words a sparse vector counts, each as often as it counts it: "term17 term17 term4".
+fn words_of(sparse: &Sparse) -> String {
+    let mut words = Vec::new();
+    for (term, count) in sparse.indices.iter().zip(&sparse.values) {
+        for _ in 0..count.round().max(1.0) as usize {
+            words.push(format!("term{term}"));
+        }
+    }
+    words.join(" ")
+}
+
+/// The pages of a synthetic document as the catalog stores them: each leaf's words.
+pub fn page_texts(nodes: &[IndexedNode]) -> Vec<PageText> {
+    nodes
+        .iter()
+        .filter(|indexed| indexed.node.is_leaf())
+        .map(|indexed| PageText {
+            number: indexed.node.page_start,
+            text: words_of(&indexed.sparse),
+            has_text: true,
+            ocr: PageOcr::NotNeeded,
+            label: None,
+        })
+        .collect()
+}
+
 /// Nodes written between two optimizations while a synthetic library is built, as a
 /// library filled batch by batch is optimized after each batch. The engine's growing
 /// segment keeps its sparse index in a form whose writes slow down sharply past about
@@ -143,7 +180,9 @@ pub async fn populate(
             .await?;
         let nodes = generator.document(record.id, &name, pages);
         let count = nodes.len();
+        let texts = page_texts(&nodes);
         store.upsert(nodes).await?;
+        library.catalog().save_pages(record.id, &texts, &[]).await?;
         library
             .catalog()
             .set_page_count(record.id, pages as u32)
@@ -272,7 +311,8 @@ pub async fn bench_scale(
     let dimension = library.dense().await?.dimension();
     let mut generator =
         Generator::new(seed ^ 0x5eed, dimension).map_err(crate::library::LibraryError::Settings)?;
-    let query_vectors: Vec<QueryVectors> = (0..queries).map(|_| generator.query()).collect();
+    let questions: Vec<(String, QueryVectors)> =
+        (0..queries).map(|_| generator.question()).collect();
     let strategies: Vec<Strategy> = Strategy::all_defaults()
         .into_iter()
         .filter(|s| !s.needs_llm())
@@ -282,10 +322,10 @@ pub async fn bench_scale(
         let mut times = Vec::with_capacity(queries);
         let mut whole_times = Vec::with_capacity(queries);
         let mut store_queries = 0usize;
-        for query in &query_vectors {
+        for (question, query) in &questions {
             let started = Instant::now();
             let result = library
-                .search_with_query("", query, 0.0, &strategy, settings)
+                .search_with_query(question, query, 0.0, &strategy, settings)
                 .await?;
             whole_times.push(started.elapsed().as_secs_f64() * 1e3);
             times.push(result.search_ms);
@@ -378,5 +418,33 @@ mod tests {
             }
         }
         assert!((20..=400).contains(&generator.pages()));
+    }
+
+    #[test]
+    fn every_page_has_the_words_of_its_sparse_vector_and_a_question_those_of_its_query() {
+        let mut generator = Generator::new(2, 16).expect("generator");
+        let indexed = generator.document(3, "s.pdf", 5);
+        let texts = page_texts(&indexed);
+        let numbers: Vec<u32> = texts.iter().map(|page| page.number).collect();
+        assert_eq!(numbers, [1, 2, 3, 4, 5]);
+        for (page, leaf) in texts
+            .iter()
+            .zip(indexed.iter().filter(|n| n.node.is_leaf()))
+        {
+            let words = page.text.split(' ').count() as f32;
+            assert_eq!(words, leaf.sparse.values.iter().sum::<f32>());
+            let first = format!("term{}", leaf.sparse.indices[0]);
+            assert!(page.text.split(' ').any(|word| word == first));
+        }
+        let (question, query) = generator.question();
+        let asked: std::collections::BTreeSet<String> =
+            question.split(' ').map(str::to_string).collect();
+        let counted: std::collections::BTreeSet<String> = query
+            .sparse
+            .indices
+            .iter()
+            .map(|term| format!("term{term}"))
+            .collect();
+        assert_eq!(asked, counted);
     }
 }
