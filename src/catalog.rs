@@ -355,6 +355,9 @@ impl Catalog {
         for &doc_id in &unindexed {
             index_document_words(&mut tx, doc_id).await?;
         }
+        sqlx::query("DELETE FROM document_words_unindexed")
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         tracing::info!(
             documents = unindexed.len(),
@@ -603,9 +606,6 @@ impl Catalog {
         Ok(())
     }
 
-    /// How well each document's whole text matches `expression` (an FTS5 query of
-    /// the question's words): BM25, higher is better; documents holding none of the
-    /// words are left out.
     /// How many documents of the whole-text index hold each of `words` (lowercase); a
     /// word none holds is left out.
     pub async fn document_word_counts(
@@ -631,7 +631,9 @@ impl Catalog {
             .collect())
     }
 
-    /// Each document's BM25 against `expression` (an FTS5 query), higher better.
+    /// How well each document's whole text matches `expression` (an FTS5 query of
+    /// the question's words): BM25, higher is better; documents holding none of the
+    /// words are left out.
     pub async fn document_word_scores(
         &self,
         expression: &str,
@@ -923,10 +925,6 @@ async fn index_document_words(
     sqlx::query("INSERT INTO document_words (rowid, body) VALUES (?, ?)")
         .bind(doc_id)
         .bind(word_bag(texts.iter().map(String::as_str)))
-        .execute(&mut **tx)
-        .await?;
-    sqlx::query("DELETE FROM document_words_unindexed WHERE document_id = ?")
-        .bind(doc_id)
         .execute(&mut **tx)
         .await?;
     Ok(())
@@ -1398,18 +1396,9 @@ mod tests {
 
     /// How many times the whole-text index holds `term`, over every document.
     async fn indexed_count(catalog: &Catalog, term: &str) -> i64 {
-        // A temporary table is its connection's only.
-        let mut connection = catalog.pool.acquire().await.expect("connection");
-        sqlx::query(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.document_terms \
-             USING fts5vocab(main, document_words, row)",
-        )
-        .execute(&mut *connection)
-        .await
-        .expect("vocabulary");
-        sqlx::query_scalar("SELECT cnt FROM temp.document_terms WHERE term = ?")
+        sqlx::query_scalar("SELECT cnt FROM document_word_counts WHERE term = ?")
             .bind(term)
-            .fetch_one(&mut *connection)
+            .fetch_one(&catalog.pool)
             .await
             .expect("term")
     }

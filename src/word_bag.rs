@@ -9,25 +9,27 @@ use std::collections::HashMap;
 /// The words of `texts` (split where a character is neither a letter nor a digit,
 /// lowercased), each written `ceil(sqrt(count))` times, in the order they first appear.
 pub fn word_bag<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
-    let mut counts: HashMap<String, usize> = HashMap::new();
-    let mut order: Vec<String> = Vec::new();
+    // (word, count) in the order the words first appear, and where each word stands.
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    let mut position: HashMap<String, usize> = HashMap::new();
     for text in texts {
         for word in text.split(|c: char| !c.is_alphanumeric()) {
             if word.is_empty() {
                 continue;
             }
             let word = word.to_lowercase();
-            let count = counts.entry(word.clone()).or_insert(0);
-            if *count == 0 {
-                order.push(word);
+            match position.get(&word) {
+                Some(&at) => counts[at].1 += 1,
+                None => {
+                    position.insert(word.clone(), counts.len());
+                    counts.push((word, 1));
+                }
             }
-            *count += 1;
         }
     }
     let mut bag = String::new();
-    for word in &order {
-        let count = counts.get(word).copied().unwrap_or(1);
-        for _ in 0..repeats(count) {
+    for (word, count) in &counts {
+        for _ in 0..repeats(*count) {
             if !bag.is_empty() {
                 bag.push(' ');
             }
