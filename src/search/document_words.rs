@@ -7,8 +7,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use tokio::task::JoinHandle;
+
 use crate::catalog::{Catalog, CatalogError};
 use crate::describe::extractive::is_stop_word;
+use crate::tree::root_node_id;
 
 /// The boost of the document whose text matches the question best, in fused scores;
 /// the others get their share of it by their BM25 against that best.
@@ -60,7 +63,7 @@ pub fn match_expression(words: &[String]) -> Option<String> {
 /// The boost of each of `searched` whose text holds any of the question's words:
 /// [`DOCUMENT_WORDS_WEIGHT`] for the best match, in proportion for the others. The
 /// library holds `documents` documents in all (searched or not).
-pub async fn document_word_boosts(
+async fn document_word_boosts(
     catalog: &Catalog,
     question: &str,
     searched: &[i64],
@@ -83,6 +86,47 @@ pub async fn document_word_boosts(
         .filter(|(doc, score)| searched.contains(doc) && *score > 0.0)
         .collect();
     Ok(relative_boosts(&scores, DOCUMENT_WORDS_WEIGHT))
+}
+
+/// A search's whole-text boosts, looked up on a task of their own: they need only the
+/// question's words, so the search's first store call runs meanwhile.
+pub struct WordLookup(JoinHandle<Result<HashMap<u64, f32>, CatalogError>>);
+
+impl WordLookup {
+    /// Starts looking up the boosts of `searched` (document id, node count), keyed by
+    /// their roots' ids; the library holds `documents` documents in all.
+    pub fn start(
+        catalog: &Catalog,
+        question: &str,
+        searched: &[(i64, u32)],
+        documents: usize,
+    ) -> Self {
+        let catalog = catalog.clone();
+        let question = question.to_string();
+        let nodes: HashMap<i64, u32> = searched.iter().copied().collect();
+        Self(tokio::spawn(async move {
+            let ids: Vec<i64> = nodes.keys().copied().collect();
+            let boosts = document_word_boosts(&catalog, &question, &ids, documents).await?;
+            Ok(boosts
+                .into_iter()
+                .filter_map(|(doc, boost)| {
+                    nodes
+                        .get(&doc)
+                        .map(|&count| (root_node_id(doc, count), boost))
+                })
+                .collect())
+        }))
+    }
+
+    /// The boosts by root id, once looked up.
+    pub async fn boosts(self) -> Result<HashMap<u64, f32>, CatalogError> {
+        match self.0.await {
+            Ok(boosts) => boosts,
+            // The task is never aborted, so it ends only by finishing or panicking, and
+            // a panic carries on here as it would have had the lookup run in place.
+            Err(stopped) => std::panic::resume_unwind(stopped.into_panic()),
+        }
+    }
 }
 
 /// `weight` times each score's share of the best one.

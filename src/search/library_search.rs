@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use super::balance::DenseBalance;
 use super::context::{self, Context};
-use super::document_words::document_word_boosts;
+use super::document_words::WordLookup;
 use super::named_page_boosts::named_page_boosts;
 use super::named_pages::{self, PageReference};
 use super::page_boosts::PageBoosts;
@@ -237,7 +237,6 @@ impl Library {
         if only.is_none() {
             run = run.over_whole_library(scope.being_written > 0);
         }
-        let mut ranked_by_words = 0;
         if let Some(analysis) = analysis {
             let nodes: HashMap<i64, u32> = documents.iter().copied().collect();
             // Boosts by document, as their roots' (documents not searched left out).
@@ -256,10 +255,8 @@ impl Library {
             run = run.with_root_boosts(by_root(&mut analysis.boosts.iter().copied()), carried);
             if documents.len() > 1 {
                 let library = scope.node_counts.len() + scope.being_written;
-                let boosts =
-                    document_word_boosts(self.catalog(), question, &doc_ids, library).await?;
-                ranked_by_words = boosts.len();
-                run = run.with_carried_boosts(by_root(&mut boosts.into_iter()));
+                let lookup = WordLookup::start(self.catalog(), question, &documents, library);
+                run = run.with_word_lookup(lookup);
             }
         }
         let statements = if settings.query_analysis {
@@ -292,6 +289,7 @@ impl Library {
             run = run.with_page_boosts(page_boosts);
         }
         let mut chosen = tree.select(&mut run, &roots, &doc_ids).await?;
+        let ranked_by_words = run.finish_word_lookup().await?;
         if let Some(max_pages) = settings.max_node_pages.filter(|&m| m > 0) {
             chosen = run.narrow_wide_nodes(chosen, max_pages).await?;
         }

@@ -5,9 +5,11 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
+use super::document_words::WordLookup;
 use super::node_cache::NodeCache;
 use super::page_boosts::PageBoosts;
 use super::{SectionScoring, SelectedNode, TraceStep};
+use crate::catalog::CatalogError;
 use crate::store::fusion::SimilarityScale;
 use crate::store::{
     fusion, Candidates, Fusion, FusionMethod, QueryVectors, RawScores, ScoredNode, StoreError,
@@ -75,6 +77,11 @@ pub struct SearchState<'a> {
     root_boosts: HashMap<u64, f32>,
     /// The boosts by document, when they weigh on every step, not only the first.
     carried_boosts: HashMap<i64, f32>,
+    /// The whole-text boosts while they are looked up: carried once they are in.
+    word_lookup: Option<WordLookup>,
+    word_lookup_failure: Option<CatalogError>,
+    /// How many documents the whole-text lookup ranked up.
+    ranked_by_words: usize,
     /// Pages the question asks for by what they are, at every step that ranks them.
     page_boosts: PageBoosts,
     section_scoring: SectionScoring,
@@ -116,6 +123,9 @@ impl<'a> SearchState<'a> {
             stray_roots: STRAY_ROOTS,
             root_boosts: HashMap::new(),
             carried_boosts: HashMap::new(),
+            word_lookup: None,
+            word_lookup_failure: None,
+            ranked_by_words: 0,
             page_boosts: PageBoosts::default(),
             section_scoring: SectionScoring::OwnText,
             page_evidence: HashMap::new(),
@@ -158,11 +168,47 @@ impl<'a> SearchState<'a> {
     /// Adds these boosts (root id → boost) to the roots' at the first step, and to every
     /// node of their documents at later steps, on top of any boosts given before.
     pub fn with_carried_boosts(mut self, boosts: HashMap<u64, f32>) -> Self {
+        self.carry(boosts);
+        self
+    }
+
+    fn carry(&mut self, boosts: HashMap<u64, f32>) {
         for (root, boost) in boosts {
             *self.root_boosts.entry(root).or_insert(0.0) += boost;
             *self.carried_boosts.entry(doc_id_of(root)).or_insert(0.0) += boost;
         }
+    }
+
+    /// Carries the boosts `lookup` finds (as [`SearchState::with_carried_boosts`]) from
+    /// the first step that weighs documents on: the store calls before it run while
+    /// the catalog is asked.
+    pub fn with_word_lookup(mut self, lookup: WordLookup) -> Self {
+        self.word_lookup = Some(lookup);
         self
+    }
+
+    /// Waits for the whole-text boosts, if they are still being looked up, and carries
+    /// them; a failed lookup is kept for [`SearchState::finish_word_lookup`].
+    async fn settle_word_lookup(&mut self) {
+        let Some(lookup) = self.word_lookup.take() else {
+            return;
+        };
+        match lookup.boosts().await {
+            Ok(boosts) => {
+                self.ranked_by_words = boosts.len();
+                self.carry(boosts);
+            }
+            Err(failure) => self.word_lookup_failure = Some(failure),
+        }
+    }
+
+    /// Settles the whole-text lookup: how many documents it ranked up, or why it failed.
+    pub async fn finish_word_lookup(&mut self) -> Result<usize, CatalogError> {
+        self.settle_word_lookup().await;
+        match self.word_lookup_failure.take() {
+            Some(failure) => Err(failure),
+            None => Ok(self.ranked_by_words),
+        }
     }
 
     /// What the question's card matches add to every node of their documents, at every
@@ -208,6 +254,7 @@ impl<'a> SearchState<'a> {
     pub async fn rank(&mut self, ids: Vec<u64>) -> Result<Vec<ScoredNode>, StoreError> {
         let scale = self.evidence_scale();
         let mut ranked = self.rank_with(ids, self.fusion, scale).await?;
+        self.settle_word_lookup().await;
         // What the question says about its document holds at every step: without it the
         // second step compares two boosted filings on content alone, and the filing the
         // card matched less well can take the beam.
@@ -275,6 +322,7 @@ impl<'a> SearchState<'a> {
         let mut ranked = self
             .rank_with(roots.to_vec(), self.root_fusion, None)
             .await?;
+        self.settle_word_lookup().await;
         if !self.root_boosts.is_empty() {
             for root in &mut ranked {
                 root.score += self.root_boosts.get(&root.id).copied().unwrap_or(0.0);
