@@ -304,6 +304,19 @@ fn answered_beside_the_statements(lower: &str) -> bool {
         .is_match(lower)
 }
 
+/// Ratios whose parts are on more than one statement: asset turnover and the returns on
+/// assets and equity (the balance sheet and the income statement), the days of sales,
+/// inventory and payables, and capital intensity (assets or capital expenditure against
+/// revenue).
+const BALANCE_SHEET_AND_INCOME_RATIOS: &[&str] = &[
+    r"return on (?:average |total )?(?:assets|(?:shareholders'? |stockholders'? )?equity)",
+    r"(?:total |fixed )?asset turnover",
+    r"inventory turnover",
+    r"receivables? turnover",
+    r"days (?:of )?(?:sales|inventory|payables?)",
+    r"capital[- ]intensi",
+];
+
 /// Line items (and the ratios made of them) that one statement holds, in English: the
 /// names analysts use for them, their abbreviations included.
 fn line_items() -> &'static [(FinancialStatement, Regex)] {
@@ -312,10 +325,15 @@ fn line_items() -> &'static [(FinancialStatement, Regex)] {
         let items = |words: &[&str]| {
             Regex::new(&format!(r"\b(?:{})", words.join("|"))).expect("valid regex")
         };
+        let with_ratios = |words: &[&'static str]| {
+            let mut all = words.to_vec();
+            all.extend_from_slice(BALANCE_SHEET_AND_INCOME_RATIOS);
+            items(&all)
+        };
         vec![
             (
                 FinancialStatement::BalanceSheet,
-                items(&[
+                with_ratios(&[
                     r"total assets",
                     r"total liabilities",
                     r"current assets",
@@ -343,7 +361,7 @@ fn line_items() -> &'static [(FinancialStatement, Regex)] {
             ),
             (
                 FinancialStatement::IncomeStatement,
-                items(&[
+                with_ratios(&[
                     r"revenues?\b",
                     r"net sales",
                     r"cost of (?:goods sold|sales|revenues?)",
@@ -367,6 +385,7 @@ fn line_items() -> &'static [(FinancialStatement, Regex)] {
                 items(&[
                     r"capital expenditures?",
                     r"capex\b",
+                    r"capital[- ]intensi",
                     r"purchases? of property",
                     r"cash (?:flows? )?from operati",
                     r"operating cash flows?",
@@ -513,6 +532,19 @@ mod tests {
         assert_eq!(
             statements_asked("What is the FY2019 capex as a share of revenue?"),
             vec![IncomeStatement, CashFlows]
+        );
+        // Ratios made of more than one statement's lines ask for each of them.
+        assert_eq!(
+            statements_asked("Is 3M a capital-intensive business based on FY2022 data?"),
+            vec![BalanceSheet, IncomeStatement, CashFlows]
+        );
+        assert_eq!(
+            statements_asked("What was Boeing's return on assets in FY2021?"),
+            vec![BalanceSheet, IncomeStatement]
+        );
+        assert_eq!(
+            statements_asked("How did Nike's days sales outstanding change in FY2022?"),
+            vec![BalanceSheet, IncomeStatement]
         );
     }
 
