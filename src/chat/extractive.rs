@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::citations::{check, CheckedAnswer};
 use super::layout::{PageLayout, PassageBoxes};
 use super::passages::{self, years_in, Candidate, PassageKind};
+use super::ratios::{asked_ratio, work_out, AskedRatio};
 use crate::embed::{EmbedError, SparseEmbedder};
 
 pub(crate) const NO_MODEL_NOTE: &str =
@@ -351,6 +352,8 @@ const SHORTLIST: usize = 40;
 /// scored once: [`answer`] compares their meaning with the question's and quotes the best.
 pub struct Shortlist<'a> {
     asks: Asks,
+    /// A ratio the question asks for that the pages' rows may give.
+    ratio: Option<AskedRatio>,
     pages: &'a [RankedPage<'a>],
     scored: Vec<Scored<'a>>,
 }
@@ -375,6 +378,7 @@ pub fn shortlist<'a>(
     let scored = lexical_scores(question, &asks, sparse, pages);
     Shortlist {
         asks,
+        ratio: asked_ratio(question),
         pages,
         scored,
     }
@@ -476,9 +480,11 @@ pub fn answer(
 ) -> ExtractiveAnswer {
     let Shortlist {
         asks,
+        ratio,
         pages,
         scored,
     } = shortlist;
+    let worked_out = ratio.as_ref().and_then(|ratio| work_out(ratio, pages));
     let similarities: Vec<f32> = scored
         .iter()
         .map(|s| similarity(&s.page.page.candidates[s.index].match_text()).unwrap_or(0.0))
@@ -504,55 +510,49 @@ pub fn answer(
         })
         .collect();
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let mut chosen: Vec<(f32, &Scored<'_>, String)> = Vec::new();
-    let mut answered = false;
+    // The rows a ratio was worked out from are quoted first, so that its figure can be
+    // checked against them on the page.
+    let mut chosen: Vec<(f32, &PageCandidates, usize, String)> = Vec::new();
+    if let Some(worked) = &worked_out {
+        for &(page, index) in &worked.rows {
+            let page = pages[page].page;
+            let quote = page.candidates[index].quote(&asks.years);
+            chosen.push((1.0, page, index, quote));
+        }
+    }
+    let mut answered = worked_out.is_some();
     for (value, s, raw) in ranked {
-        if chosen.len() == QUOTES {
+        if chosen.len() >= QUOTES {
             break;
         }
         let quote = s.page.page.candidates[s.index].quote(&asks.years);
-        if chosen.iter().any(|(_, _, q)| *q == quote) {
+        if chosen.iter().any(|(_, _, _, q)| *q == quote) {
             continue;
         }
         if chosen.is_empty() {
             answered = s.coverage >= ANSWERING_COVERAGE || raw >= ANSWERING_SIMILARITY;
         }
-        chosen.push((value, s, quote));
+        chosen.push((value, s.page.page, s.index, quote));
     }
     let passages: Vec<Passage> = chosen
-        .iter()
-        .map(|(value, s, quote)| {
-            let page = s.page.page;
-            let candidate = &page.candidates[s.index];
-            let boxes = page.layout.as_ref().and_then(|layout| {
-                let boxes = layout.boxes(
-                    candidate
-                        .glyphs
-                        .iter()
-                        .chain(&candidate.header_glyphs)
-                        .copied(),
-                );
-                (!boxes.rects.is_empty()).then_some(boxes)
-            });
-            Passage {
-                document: page.document.clone(),
-                doc_id: page.doc_id,
-                page: page.page,
-                page_label: page.layout.as_ref().and_then(|l| l.label.clone()),
-                quote: quote.clone(),
-                kind: match candidate.kind {
-                    PassageKind::Sentence => "sentence",
-                    PassageKind::Row => "row",
-                }
-                .to_string(),
-                score: *value,
-                boxes,
-                values: candidate.cells.iter().map(|c| c.value.clone()).collect(),
-                label: (candidate.kind == PassageKind::Row).then(|| candidate.text.clone()),
-            }
-        })
+        .into_iter()
+        .map(|(value, page, index, quote)| passage(page, index, quote, value))
         .collect();
     let mut text = format!("{NO_MODEL_NOTE}:\n");
+    if let Some(worked) = &worked_out {
+        let mut cited: Vec<String> = Vec::new();
+        for passage in &passages[..worked.rows.len()] {
+            let citation = format!("[{} p.{}]", passage.document, passage.page);
+            if !cited.contains(&citation) {
+                cited.push(citation);
+            }
+        }
+        text.push_str(&format!(
+            "- Worked out from the rows quoted below: {} {}\n",
+            worked.text,
+            cited.join(" ")
+        ));
+    }
     if passages.is_empty() {
         text.push_str(&format!(
             "{NOTHING_ANSWERS}: they have no passage to quote.\n"
@@ -574,6 +574,37 @@ pub fn answer(
         checked: check(&text, &in_context),
         passages,
         answered,
+    }
+}
+
+/// The quote `quote` of `page`'s candidate `index`, with its boxes on the page.
+fn passage(page: &PageCandidates, index: usize, quote: String, score: f32) -> Passage {
+    let candidate = &page.candidates[index];
+    let boxes = page.layout.as_ref().and_then(|layout| {
+        let boxes = layout.boxes(
+            candidate
+                .glyphs
+                .iter()
+                .chain(&candidate.header_glyphs)
+                .copied(),
+        );
+        (!boxes.rects.is_empty()).then_some(boxes)
+    });
+    Passage {
+        document: page.document.clone(),
+        doc_id: page.doc_id,
+        page: page.page,
+        page_label: page.layout.as_ref().and_then(|l| l.label.clone()),
+        quote,
+        kind: match candidate.kind {
+            PassageKind::Sentence => "sentence",
+            PassageKind::Row => "row",
+        }
+        .to_string(),
+        score,
+        boxes,
+        values: candidate.cells.iter().map(|c| c.value.clone()).collect(),
+        label: (candidate.kind == PassageKind::Row).then(|| candidate.text.clone()),
     }
 }
 
@@ -621,6 +652,34 @@ mod tests {
         );
         assert!(answer.checked.text.contains("[A p.60]"));
         assert!(answer.passages.len() <= QUOTES);
+        assert!(!answer.checked.uncited);
+    }
+
+    #[test]
+    fn a_ratio_is_worked_out_first_and_its_rows_quoted_next() {
+        let sparse = SparseEmbedder::new("english").expect("bm25");
+        let income = page(
+            65,
+            "Consolidated Statements of Income\n(in millions) 2021 2020 2019\nNet sales $ 14,082 $ 11,303 $ 11,503\nCost of sales 9,019 7,772 7,468\nOperating income 2,112 509 1,306\nThe company sells glass.",
+            &sparse,
+        );
+        let pages = [RankedPage {
+            page: &income,
+            rank: 1.0,
+        }];
+        let question = "What is the FY2019 - FY2021 3 year average operating margin?";
+        let answer = answer(&shortlist(question, &sparse, &pages), &|_| None);
+        assert!(answer.answered);
+        let lines: Vec<&str> = answer.checked.text.lines().collect();
+        assert_eq!(
+            lines[1],
+            "- Worked out from the rows quoted below: Operating margin (operating income / revenue): 2019: 11.35%; 2020: 4.50%; 2021: 15.00%; average of 2019–2021: 10.28% [A p.65]"
+        );
+        let labels: Vec<Option<&str>> = answer.passages[..2]
+            .iter()
+            .map(|p| p.label.as_deref())
+            .collect();
+        assert_eq!(labels, [Some("Operating income"), Some("Net sales")]);
         assert!(!answer.checked.uncited);
     }
 

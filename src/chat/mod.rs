@@ -10,6 +10,7 @@ pub mod numbers;
 mod ocr_layout;
 pub mod passages;
 pub mod quotes;
+pub mod ratios;
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
