@@ -17,6 +17,9 @@ pub enum Ratio {
     GrossMargin,
     NetMargin,
     CapexShareOfRevenue,
+    EffectiveTaxRate,
+    /// Current assets against current liabilities, in times rather than percent.
+    CurrentRatio,
 }
 
 impl Ratio {
@@ -26,18 +29,34 @@ impl Ratio {
             Ratio::GrossMargin => "Gross margin",
             Ratio::NetMargin => "Net profit margin",
             Ratio::CapexShareOfRevenue => "Capital expenditure as a share of revenue",
+            Ratio::EffectiveTaxRate => "Effective tax rate",
+            Ratio::CurrentRatio => "Current ratio",
         }
     }
 
     /// The line divided, and the line it is divided by.
     fn lines(self) -> (Line, Line) {
-        let numerator = match self {
-            Ratio::OperatingMargin => Line::OperatingIncome,
-            Ratio::GrossMargin => Line::GrossProfit,
-            Ratio::NetMargin => Line::NetIncome,
-            Ratio::CapexShareOfRevenue => Line::CapitalExpenditure,
-        };
-        (numerator, Line::Revenue)
+        match self {
+            Ratio::OperatingMargin => (Line::OperatingIncome, Line::Revenue),
+            Ratio::GrossMargin => (Line::GrossProfit, Line::Revenue),
+            Ratio::NetMargin => (Line::NetIncome, Line::Revenue),
+            Ratio::CapexShareOfRevenue => (Line::CapitalExpenditure, Line::Revenue),
+            Ratio::EffectiveTaxRate => (Line::IncomeTax, Line::IncomeBeforeTax),
+            Ratio::CurrentRatio => (Line::CurrentAssets, Line::CurrentLiabilities),
+        }
+    }
+
+    fn in_percent(self) -> bool {
+        self != Ratio::CurrentRatio
+    }
+
+    /// A value of this ratio as it is written: "10.28%", "1.12 times".
+    fn written(self, value: f64) -> String {
+        if self.in_percent() {
+            format!("{value:.2}%")
+        } else {
+            format!("{value:.2} times")
+        }
     }
 }
 
@@ -49,6 +68,10 @@ enum Line {
     GrossProfit,
     NetIncome,
     CapitalExpenditure,
+    IncomeTax,
+    IncomeBeforeTax,
+    CurrentAssets,
+    CurrentLiabilities,
 }
 
 impl Line {
@@ -61,6 +84,10 @@ impl Line {
                 r"^gross (?:profit|margin)$",
                 r"^net (?:income|earnings)(?: \(loss\))?(?: attributable to [a-z .,&']+)?$",
                 r"^(?:capital expenditures?|purchases? of property,? plant,? and equipment|additions to property,? plant,? and equipment|payments for property,? plant,? and equipment)\b",
+                r"^(?:\(?(?:provision|benefit|expense)\)?[ /(),]*)*(?:for |from )?income tax(?:es)?(?:[ /(),]*\(?(?:provision|benefit|expense)\)?)*$",
+                r"^[a-z() /,]*(?:income|earnings|loss)[a-z() /,]* before (?:provision for )?income tax(?:es)?$",
+                r"^total current assets$",
+                r"^total current liabilities$",
             ]
             .iter()
             .map(|pattern| Regex::new(pattern).expect("valid regex"))
@@ -76,12 +103,17 @@ impl Line {
             Line::GrossProfit => "gross profit",
             Line::NetIncome => "net income",
             Line::CapitalExpenditure => "capital expenditure",
+            Line::IncomeTax => "income tax",
+            Line::IncomeBeforeTax => "income before income taxes",
+            Line::CurrentAssets => "current assets",
+            Line::CurrentLiabilities => "current liabilities",
         }
     }
 
-    /// Capital expenditure is printed as an outflow; its share of revenue is not.
+    /// Capital expenditure is printed as an outflow, and a tax expense as a deduction
+    /// or a charge by filings' taste; the ratio takes either as spent.
     fn unsigned(self) -> bool {
-        self == Line::CapitalExpenditure
+        matches!(self, Line::CapitalExpenditure | Line::IncomeTax)
     }
 }
 
@@ -118,6 +150,8 @@ pub fn asked_ratio(question: &str) -> Option<AskedRatio> {
                 Ratio::NetMargin,
                 r"\bnet (?:profit |income )?(?:% )?margin|\bprofit margin",
             ),
+            (Ratio::EffectiveTaxRate, r"\beffective (?:income )?tax rate"),
+            (Ratio::CurrentRatio, r"\bcurrent ratio"),
             (
                 Ratio::CapexShareOfRevenue,
                 r"\b(?:capex|capital expenditures?)\b.{0,30}?(?:%|\bpercent(?:age)?|\bshare|\bproportion|\bratio) (?:of|to) (?:total )?(?:net )?(?:revenues?|sales)",
@@ -203,7 +237,8 @@ pub fn work_out(asked: &AskedRatio, pages: &[RankedPage<'_>]) -> Option<WorkedOu
         if below == 0.0 {
             return None;
         }
-        shares.push((year, 100.0 * above / below));
+        let scale = if asked.ratio.in_percent() { 100.0 } else { 1.0 };
+        shares.push((year, scale * above / below));
     }
     let mut text = format!(
         "{} ({} / {}): ",
@@ -213,23 +248,26 @@ pub fn work_out(asked: &AskedRatio, pages: &[RankedPage<'_>]) -> Option<WorkedOu
     );
     let each: Vec<String> = shares
         .iter()
-        .map(|(year, share)| format!("{year}: {share:.2}%"))
+        .map(|&(year, share)| format!("{year}: {}", asked.ratio.written(share)))
         .collect();
     text.push_str(&each.join("; "));
     if let [(first, from), .., (last, to)] = shares[..] {
         if !asked.average {
-            text.push_str(&format!(
-                "; change {first}–{last}: {:+.2} points",
-                to - from
-            ));
+            let unit = if asked.ratio.in_percent() {
+                " points"
+            } else {
+                ""
+            };
+            text.push_str(&format!("; change {first}–{last}: {:+.2}{unit}", to - from));
         }
     }
     if asked.average && shares.len() > 1 {
         let mean = shares.iter().map(|(_, share)| share).sum::<f64>() / shares.len() as f64;
         text.push_str(&format!(
-            "; average of {}–{}: {mean:.2}%",
+            "; average of {}–{}: {}",
             shares[0].0,
-            shares[shares.len() - 1].0
+            shares[shares.len() - 1].0,
+            asked.ratio.written(mean)
         ));
     }
     let mut rows = vec![(top.page, top.row)];
@@ -278,8 +316,8 @@ fn find_line(
 /// colon or currency sign.
 fn label(text: &str) -> String {
     static MARKS: OnceLock<Regex> = OnceLock::new();
-    let marks =
-        MARKS.get_or_init(|| Regex::new(r"\s*\((?:\d|[a-z])\)|[:$*]").expect("valid regex"));
+    let marks = MARKS
+        .get_or_init(|| Regex::new(r"\s*\((?:\d|[a-z]|note \d+)\)|[:$*]").expect("valid regex"));
     let lower = text.to_lowercase().replace('’', "'");
     marks
         .replace_all(&lower, "")
@@ -477,6 +515,57 @@ mod tests {
     }
 
     #[test]
+    fn a_tax_rate_and_a_current_ratio_from_their_statements() {
+        let sparse = SparseEmbedder::new("english").expect("bm25");
+        let income = page(
+            55,
+            "Consolidated Statements of Operations\n(Dollars in millions) 2022 2021 2020\nLoss before income taxes (5,022) (5,033) (14,476)\nIncome tax (expense)/benefit (31) 743 2,535\nNet loss (5,053) (4,290) (11,941)",
+            &sparse,
+        );
+        let balance = page(
+            56,
+            "Consolidated Balance Sheets\n(in millions) 2023 2022\nTotal current assets 5,308 5,853\nTotal current liabilities 4,476 5,103",
+            &sparse,
+        );
+        let pages = [
+            RankedPage {
+                page: &income,
+                rank: 1.0,
+            },
+            RankedPage {
+                page: &balance,
+                rank: 0.8,
+            },
+        ];
+        let asked =
+            asked_ratio("How does Boeing's effective tax rate in FY2022 compare to FY2021?")
+                .expect("a ratio");
+        let worked = work_out(&asked, &pages).expect("worked out");
+        // The tax is taken as paid whichever way the row signs it: 743 / -5,033, 31 / -5,022.
+        assert!(
+            worked
+                .text
+                .starts_with("Effective tax rate (income tax / income before income taxes): 2021: -14.76%; 2022: -0.62%"),
+            "{}",
+            worked.text
+        );
+        let asked = asked_ratio("What is the current ratio in FY2023?").expect("a ratio");
+        let worked = work_out(&asked, &pages).expect("worked out");
+        assert_eq!(
+            worked.text,
+            "Current ratio (current assets / current liabilities): 2023: 1.19 times"
+        );
+        assert_eq!(
+            worked
+                .rows
+                .iter()
+                .map(|(page, _)| *page)
+                .collect::<Vec<_>>(),
+            [1, 1]
+        );
+    }
+
+    #[test]
     fn a_whole_years_column_is_taken_before_a_quarters() {
         let row = Candidate {
             kind: PassageKind::Row,
@@ -509,5 +598,35 @@ mod tests {
             label("Operating income (loss) (1):"),
             "operating income (loss)"
         );
+        assert_eq!(
+            label("Provision for income taxes (Note 8)"),
+            "provision for income taxes"
+        );
+        for tax in [
+            "provision for income taxes",
+            "income tax (expense)/benefit",
+            "(provision) benefit for income taxes",
+            "income tax expense",
+            "benefit from income taxes",
+        ] {
+            assert!(Line::IncomeTax.label_pattern().is_match(tax), "{tax}");
+        }
+        assert!(!Line::IncomeTax
+            .label_pattern()
+            .is_match("income before income taxes"));
+        assert!(!Line::IncomeTax
+            .label_pattern()
+            .is_match("deferred income taxes"));
+        for pretax in [
+            "income before income taxes",
+            "loss before income taxes",
+            "(loss) income before income taxes",
+            "income from continuing operations before income taxes",
+        ] {
+            assert!(
+                Line::IncomeBeforeTax.label_pattern().is_match(pretax),
+                "{pretax}"
+            );
+        }
     }
 }
