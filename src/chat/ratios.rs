@@ -424,6 +424,11 @@ mod tests {
         assert_eq!(asked_ratio("What was the operating income in 2022?"), None);
     }
 
+    /// The pages (indices among those given) of the rows a ratio was worked out from.
+    fn pages_of(worked: &WorkedOut) -> Vec<usize> {
+        worked.rows.iter().map(|&(page, _)| page).collect()
+    }
+
     fn page(number: u32, text: &str, sparse: &SparseEmbedder) -> PageCandidates {
         PageCandidates::build(1, "A", number, None, Some(text), sparse).expect("builds")
     }
@@ -504,14 +509,7 @@ mod tests {
             "{}",
             worked.text
         );
-        assert_eq!(
-            worked
-                .rows
-                .iter()
-                .map(|(page, _)| *page)
-                .collect::<Vec<_>>(),
-            [0, 1]
-        );
+        assert_eq!(pages_of(&worked), [0, 1]);
     }
 
     #[test]
@@ -555,14 +553,7 @@ mod tests {
             worked.text,
             "Current ratio (current assets / current liabilities): 2023: 1.19 times"
         );
-        assert_eq!(
-            worked
-                .rows
-                .iter()
-                .map(|(page, _)| *page)
-                .collect::<Vec<_>>(),
-            [1, 1]
-        );
+        assert_eq!(pages_of(&worked), [1, 1]);
     }
 
     #[test]
