@@ -299,7 +299,6 @@ fn find_line(
             .iter()
             .enumerate()
             .filter(|(_, row)| row.kind == PassageKind::Row)
-            .inspect(|(_, row)| tracing::trace!(label = label(&row.text), values = ?values_by_year(row), "row"))
             .filter(|(_, row)| line.label_pattern().is_match(&label(&row.text)))
             .map(|(index, row)| (index, values_by_year(row)))
             .find(|(_, values)| {

@@ -103,18 +103,11 @@ impl WordLookup {
     ) -> Self {
         let catalog = catalog.clone();
         let question = question.to_string();
-        let nodes: HashMap<i64, u32> = searched.iter().copied().collect();
+        let searched = searched.to_vec();
         Self(tokio::spawn(async move {
-            let ids: Vec<i64> = nodes.keys().copied().collect();
+            let ids: Vec<i64> = searched.iter().map(|&(id, _)| id).collect();
             let boosts = document_word_boosts(&catalog, &question, &ids, documents).await?;
-            Ok(boosts
-                .into_iter()
-                .filter_map(|(doc, boost)| {
-                    nodes
-                        .get(&doc)
-                        .map(|&count| (root_node_id(doc, count), boost))
-                })
-                .collect())
+            Ok(boosts_by_root(boosts, &searched))
         }))
     }
 
@@ -127,6 +120,23 @@ impl WordLookup {
             Err(stopped) => std::panic::resume_unwind(stopped.into_panic()),
         }
     }
+}
+
+/// Boosts by document as their roots' (`searched`: document id, node count); documents
+/// not searched are left out.
+pub fn boosts_by_root(
+    boosts: impl IntoIterator<Item = (i64, f32)>,
+    searched: &[(i64, u32)],
+) -> HashMap<u64, f32> {
+    let nodes: HashMap<i64, u32> = searched.iter().copied().collect();
+    boosts
+        .into_iter()
+        .filter_map(|(doc, boost)| {
+            nodes
+                .get(&doc)
+                .map(|&count| (root_node_id(doc, count), boost))
+        })
+        .collect()
 }
 
 /// `weight` times each score's share of the best one.

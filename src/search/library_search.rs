@@ -1,11 +1,11 @@
 //! `Library::search`: embeds the question once, runs a strategy, assembles the context.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::time::Instant;
 
 use super::balance::DenseBalance;
 use super::context::{self, Context};
-use super::document_words::WordLookup;
+use super::document_words::{boosts_by_root, WordLookup};
 use super::named_page_boosts::named_page_boosts;
 use super::named_pages::{self, PageReference};
 use super::page_boosts::PageBoosts;
@@ -238,21 +238,11 @@ impl Library {
             run = run.over_whole_library(scope.being_written > 0);
         }
         if let Some(analysis) = analysis {
-            let nodes: HashMap<i64, u32> = documents.iter().copied().collect();
-            // Boosts by document, as their roots' (documents not searched left out).
-            let by_root = |boosts: &mut dyn Iterator<Item = (i64, f32)>| -> HashMap<u64, f32> {
-                boosts
-                    .filter_map(|(doc, boost)| {
-                        nodes
-                            .get(&doc)
-                            .map(|&count| (root_node_id(doc, count), boost))
-                    })
-                    .collect()
-            };
             // Only what the question named holds at every step; the prior for the
             // latest documents, when nothing was named, is a guess for the first step.
             let carried = analysis.recognised_anything();
-            run = run.with_root_boosts(by_root(&mut analysis.boosts.iter().copied()), carried);
+            let boosts = boosts_by_root(analysis.boosts.iter().copied(), &documents);
+            run = run.with_root_boosts(boosts, carried);
             if documents.len() > 1 {
                 let library = scope.node_counts.len() + scope.being_written;
                 let lookup = WordLookup::start(self.catalog(), question, &documents, library);
